@@ -1,0 +1,17 @@
+/* guard.h: the signal guard, for the files that probe counters. Needs
+   _POSIX_C_SOURCE for sigjmp_buf. */
+#ifndef CPUCYCLES_GUARD_H
+#define CPUCYCLES_GUARD_H
+
+#include <setjmp.h>
+
+/* Turns SIGILL, SIGFPE, SIGBUS and SIGSEGV raised while armed into a jump
+   to cpucycles_guard_jump. Probe as:
+     if (sigsetjmp(cpucycles_guard_jump, 1)) { cpucycles_guard_armed = 0; ...it faulted... }
+     cpucycles_guard_armed = 1; ...probe...; cpucycles_guard_armed = 0; */
+int cpucycles_guard_begin(void);
+void cpucycles_guard_end(void);
+extern sigjmp_buf cpucycles_guard_jump;
+extern volatile int cpucycles_guard_armed;
+
+#endif

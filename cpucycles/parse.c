@@ -1,0 +1,131 @@
+/*
+ * parse.c: the text formats that carry a cycles-per-second figure. Each
+ * parser is a pure function of the bytes it is given, accepts only the
+ * exact format (anything else, NUL bytes included, is rejected), and
+ * answers 0 unless the result lies in CPUCYCLES_PERSECOND_MIN..MAX.
+ */
+#include <string.h>
+#include "internal.h"
+
+static int is_space(char c)
+{
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+static int hex_digit(char c)
+{
+  if (is_digit(c)) return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+static long long in_range(long long v)
+{
+  return v >= CPUCYCLES_PERSECOND_MIN && v <= CPUCYCLES_PERSECOND_MAX ? v : 0;
+}
+
+/* [space] digits [. digits] [suffix] [space], the number counted in units
+   of `unit` hertz. Fraction digits finer than one hertz are dropped. */
+static long long decimal(const char *p, const char *end, long long unit, int fraction,
+                         const char *suffix)
+{
+  long long whole = 0, frac = 0, place = unit;
+  int digits = 0;
+
+  while (p < end && is_space(*p)) ++p;
+  for (; p < end && is_digit(*p); ++p, ++digits) {
+    if (whole > CPUCYCLES_PERSECOND_MAX) return 0; /* long before overflow */
+    whole = whole * 10 + (*p - '0');
+  }
+  if (!digits) return 0;
+  if (fraction && p < end && *p == '.') {
+    digits = 0;
+    for (++p; p < end && is_digit(*p); ++p, ++digits) {
+      if (place >= 10) {
+        place /= 10;
+        frac += (*p - '0') * place;
+      }
+    }
+    if (!digits) return 0;
+  }
+  if (suffix) {
+    size_t n = strlen(suffix);
+    if ((size_t)(end - p) < n || memcmp(p, suffix, n) != 0) return 0;
+    p += n;
+  }
+  while (p < end && is_space(*p)) ++p;
+  if (p != end) return 0;
+  if (whole > CPUCYCLES_PERSECOND_MAX / unit) return 0;
+  return in_range(whole * unit + frac);
+}
+
+/* /etc/cpucyclespersecond and the environment variable: hertz. */
+long long cpucycles_parse_hz(const char *text, size_t len)
+{
+  return decimal(text, text + len, 1, 0, 0);
+}
+
+/* cpufreq files in sysfs: kilohertz. */
+long long cpucycles_parse_khz(const char *text, size_t len)
+{
+  return decimal(text, text + len, 1000, 0, 0);
+}
+
+/* [space] hex digits [space], in hertz (sparc64's Cpu0ClkTck). */
+static long long hexadecimal(const char *p, const char *end)
+{
+  long long v = 0;
+  int digits = 0, d;
+
+  while (p < end && is_space(*p)) ++p;
+  for (; p < end && (d = hex_digit(*p)) >= 0; ++p, ++digits) {
+    if (v > CPUCYCLES_PERSECOND_MAX) return 0;
+    v = v * 16 + d;
+  }
+  while (p < end && is_space(*p)) ++p;
+  if (!digits || p != end) return 0;
+  return in_range(v);
+}
+
+static int key_is(const char *key, size_t len, const char *want)
+{
+  return strlen(want) == len && memcmp(key, want, len) == 0;
+}
+
+/* One line of /proc/cpuinfo, "key<tabs/spaces>: value", without its newline.
+   The keys are those of the architectures that state a clock rate:
+   x86 "cpu MHz", LoongArch "CPU MHz", s390x "cpu MHz static",
+   powerpc "clock" (value ending in MHz), sparc64 "Cpu0ClkTck" (hex Hz). */
+long long cpucycles_parse_cpuinfo_line(const char *line, size_t len)
+{
+  const char *colon = memchr(line, ':', len), *end = line + len;
+  size_t keylen;
+
+  if (!colon) return 0;
+  keylen = (size_t)(colon - line);
+  while (keylen > 0 && (line[keylen - 1] == ' ' || line[keylen - 1] == '\t')) --keylen;
+  if (key_is(line, keylen, "cpu MHz") || key_is(line, keylen, "CPU MHz") ||
+      key_is(line, keylen, "cpu MHz static"))
+    return decimal(colon + 1, end, 1000000, 1, 0);
+  if (key_is(line, keylen, "clock")) return decimal(colon + 1, end, 1000000, 1, "MHz");
+  if (key_is(line, keylen, "Cpu0ClkTck")) return hexadecimal(colon + 1, end);
+  return 0;
+}
+
+/* A whole /proc/cpuinfo: the first line that states a rate. */
+long long cpucycles_parse_cpuinfo(const char *text, size_t len)
+{
+  const char *p = text, *end = text + len;
+
+  while (p < end) {
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    const char *stop = nl ? nl : end;
+    long long v = cpucycles_parse_cpuinfo_line(p, (size_t)(stop - p));
+    if (v) return v;
+    p = nl ? nl + 1 : end;
+  }
+  return 0;
+}

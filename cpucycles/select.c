@@ -1,0 +1,164 @@
+/* select.c: measure each compiled counter and pick the best. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <string.h>
+#include "internal.h"
+#include "guard.h"
+
+#define CALLS 1000
+#define TRIES 10
+
+/* Reads once; a 32-bit counter goes through its own extension state so the
+   test sees what callers would see. */
+static long long reading(long long (*read)(void), struct cpucycles_extend32 *e,
+                         long long tickrate)
+{
+  if (!e) return read();
+  return cpucycles_extend32(e, (unsigned int)read(), cpucycles_os_ns(), tickrate);
+}
+
+/* The smallest nonzero difference between adjacent readings of a run of
+   CALLS readings that never decreases and increases at least once; 0 when
+   all TRIES runs fail. */
+static long long smallest_step(long long (*read)(void), int only32, long long tickrate)
+{
+  long long t[CALLS];
+  struct cpucycles_extend32 e;
+  int try, i;
+
+  for (try = 0; try < TRIES; ++try) {
+    long long step = 0;
+    int ok = 1;
+    if (only32) cpucycles_extend32_start(&e, (unsigned int)read(), cpucycles_os_ns());
+    for (i = 0; i < CALLS; ++i) t[i] = reading(read, only32 ? &e : 0, tickrate);
+    for (i = 1; i < CALLS && ok; ++i) {
+      long long d = t[i] - t[i - 1];
+      if (d < 0) ok = 0;
+      else if (d > 0 && (step == 0 || d < step)) step = d;
+    }
+    if (ok && step > 0) return step;
+  }
+  return 0;
+}
+
+/* Ticks per second of a clock of unknown rate, against the OS clock. The
+   interval doubles until two estimates agree to 1e-4, so a steady clock is
+   done in well under a millisecond and a jittery one stops at ~50 ms. */
+long long cpucycles_measure_rate(long long (*read)(void), int only32)
+{
+  long long ns0 = cpucycles_os_ns(), c0 = read();
+  long long interval = 100000, previous = 0;
+
+  for (; interval <= 25600000; interval *= 2) {
+    long long ns, c, ticks;
+    double rate;
+    do ns = cpucycles_os_ns(); while (ns - ns0 < interval && ns >= ns0);
+    c = read();
+    if (ns <= ns0) return 0;
+    ticks = only32 ? (long long)(unsigned int)(c - c0) : c - c0;
+    if (ticks <= 0) return 0;
+    rate = (double)ticks * 1e9 / (double)(ns - ns0);
+    if (rate >= 9.2e18) return 0;
+    if (previous > 0) {
+      double gap = rate - (double)previous;
+      if (gap < 0) gap = -gap;
+      if (gap <= 1e-4 * rate) return (long long)rate;
+    }
+    previous = (long long)rate;
+  }
+  return previous;
+}
+
+static int penalty(enum cpucycles_kind kind)
+{
+  switch (kind) {
+  case CPUCYCLES_CORE: return 0;
+  case CPUCYCLES_OSCLOCK: return CPUCYCLES_PENALTY_OSCLOCK;
+  default: return CPUCYCLES_PENALTY_OFFCORE;
+  }
+}
+
+/* Everything after the guard point may fault: setup may probe a privileged
+   instruction and every read may trap. A fault lands back here with the
+   trial marked as failed. */
+static void trial(const struct cpucycles_counter *c, long long persecond,
+                  struct cpucycles_trial *t)
+{
+  struct cpucycles_setup s;
+  long long step, hz, tickrate;
+  double factor;
+
+  memset(t, 0, sizeof *t);
+  memset(&s, 0, sizeof s);
+  if (sigsetjmp(cpucycles_guard_jump, 1)) {
+    cpucycles_guard_armed = 0;
+    t->precision = 0;
+    return;
+  }
+  cpucycles_guard_armed = 1;
+  if (c->setup(&s) != 0) goto done;
+  t->setup_done = 1;
+  t->only32 = s.only32 != 0;
+
+  switch (s.kind) {
+  case CPUCYCLES_CORE:
+  case CPUCYCLES_OFFCORE:
+    t->scale.whole = 1;
+    break;
+  case CPUCYCLES_RATE:
+  case CPUCYCLES_OSCLOCK:
+    if (s.hz <= 0 || cpucycles_scale_from_ratio(&t->scale, (double)persecond / (double)s.hz))
+      goto done;
+    break;
+  case CPUCYCLES_UNKNOWN_RATE:
+    hz = cpucycles_measure_rate(c->read, t->only32);
+    if (hz <= 0 || cpucycles_scale_snap(&t->scale, (double)persecond / (double)hz)) goto done;
+    break;
+  default:
+    goto done;
+  }
+  t->scaled = !(t->scale.whole == 1 && t->scale.frac == 0);
+  factor = cpucycles_scale_value(&t->scale);
+  tickrate = (long long)((double)persecond / factor);
+  if (tickrate < 1) tickrate = 1;
+
+  step = smallest_step(c->read, t->only32, tickrate);
+  if (step > 0) {
+    long long cycles = cpucycles_scale_apply(&t->scale, step);
+    if (cycles < 1) cycles = 1;
+    t->precision = cycles + penalty(s.kind);
+  }
+done:
+  cpucycles_guard_armed = 0;
+}
+
+int cpucycles_select(const struct cpucycles_option *options, int n, long long persecond,
+                     int trace, struct cpucycles_trial *trials)
+{
+  int i, best = -1;
+  int guarded = cpucycles_guard_begin() == 0;
+
+  for (i = 0; i < n; ++i) {
+    struct cpucycles_trial *t = &trials[i];
+    /* Without a guard a faulting probe would kill the caller: only the
+       counters that cannot fault (the OS clocks) are worth the risk then. */
+    if (guarded || strncmp(options[i].name, "default-", 8) == 0)
+      trial(options[i].counter, persecond, t);
+    else
+      memset(t, 0, sizeof *t);
+    if (t->precision == 0) memset(&t->scale, 0, sizeof t->scale);
+    if (trace)
+      printf("cpucycles tracesetup %d %s precision %lld scaling %f only32 %d\n", i,
+             options[i].name, t->precision,
+             t->precision ? cpucycles_scale_value(&t->scale) : 0.0,
+             t->precision ? t->only32 : 0);
+    if (t->precision > 0 && (best < 0 || t->precision < trials[best].precision)) best = i;
+  }
+  if (guarded) cpucycles_guard_end();
+  if (trace) fflush(stdout);
+
+  for (i = 0; i < n; ++i)
+    if (i != best && trials[i].setup_done && options[i].counter->release)
+      options[i].counter->release();
+  return best;
+}

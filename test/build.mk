@@ -1,0 +1,24 @@
+# test/build.mk: the test programs of one host, included by build.mk.
+
+TEST_BIN = test/bin/select test/bin/persecond test/bin/arith \
+           test/bin/library-shared test/bin/library-static
+
+test/bin/%: $(SRC)/test/%.c $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) $(INC) -I$(SRC)/test -o $@ $< $(LIBA) $(LDFLAGS)
+
+LIBRARY_DEFS = -DEXPECTED_VERSION='"$(VERSION)"' -DCOUNTERS='"$(COUNTERS)"'
+
+test/bin/library-shared: $(SRC)/test/library.c $(LIBSO) $(PKG)/lib/libcpucycles.so
+	@mkdir -p $(@D)
+	$(CC) -I$(PKG)/include -I$(SRC)/test $(LIBRARY_DEFS) -o $@ $< \
+	  -L$(PKG)/lib -lcpucycles -Wl,-rpath,$(CURDIR)/$(PKG)/lib $(LDFLAGS)
+
+test/bin/library-static: $(SRC)/test/library.c $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) -I$(PKG)/include -I$(SRC)/test $(LIBRARY_DEFS) -o $@ $< $(LIBA) $(LDFLAGS)
+
+test: all $(TEST_BIN)
+	python3 $(SRC)/test/run .
+
+.PHONY: test

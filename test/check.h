@@ -1,0 +1,21 @@
+/* check.h: one line per assertion, "ok ..." or "FAIL ...", counted by
+   test/run. A program that dies mid-way is counted as a failure there. */
+#ifndef CHECK_H
+#define CHECK_H
+#include <stdio.h>
+
+static int check_failures;
+
+#define CHECK(cond, ...)                                   \
+  do {                                                     \
+    int check_ok_ = (cond) ? 1 : 0;                        \
+    printf("%s ", check_ok_ ? "ok" : "FAIL");              \
+    printf(__VA_ARGS__);                                   \
+    if (!check_ok_) printf(" [%s:%d: %s]", __FILE__, __LINE__, #cond); \
+    printf("\n");                                          \
+    fflush(stdout);                                        \
+    check_failures += !check_ok_;                          \
+  } while (0)
+
+#define CHECK_DONE() return check_failures ? 1 : 0
+#endif

@@ -1,0 +1,157 @@
+/* persecond.c: every source of the cycles-per-second estimate, with valid
+   and malformed text, and the order in which the sources are tried. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "check.h"
+#include "internal.h"
+
+#define T(s) s, sizeof s - 1
+
+static void parsers(void)
+{
+  CHECK(cpucycles_parse_hz(T("2400000000")) == 2400000000LL, "hz: plain number");
+  CHECK(cpucycles_parse_hz(T("  3100000000\n")) == 3100000000LL, "hz: surrounding space and newline");
+  CHECK(cpucycles_parse_hz(T("")) == 0, "hz: empty");
+  CHECK(cpucycles_parse_hz(T("\n")) == 0, "hz: only a newline");
+  CHECK(cpucycles_parse_hz(T("fast")) == 0, "hz: not a number");
+  CHECK(cpucycles_parse_hz(T("0")) == 0, "hz: zero");
+  CHECK(cpucycles_parse_hz(T("-2400000000")) == 0, "hz: negative");
+  CHECK(cpucycles_parse_hz(T("+2400000000")) == 0, "hz: explicit sign");
+  CHECK(cpucycles_parse_hz(T("999999")) == 0, "hz: below 10^6");
+  CHECK(cpucycles_parse_hz(T("1000000")) == 1000000, "hz: exactly 10^6");
+  CHECK(cpucycles_parse_hz(T("100000000000")) == 100000000000LL, "hz: exactly 10^11");
+  CHECK(cpucycles_parse_hz(T("100000000001")) == 0, "hz: above 10^11");
+  CHECK(cpucycles_parse_hz(T("99999999999999999999999999999")) == 0, "hz: would overflow 64 bits");
+  CHECK(cpucycles_parse_hz(T("18446744073709551617")) == 0, "hz: 2^64+1");
+  CHECK(cpucycles_parse_hz(T("2400000000 cycles")) == 0, "hz: trailing words");
+  CHECK(cpucycles_parse_hz(T("2.4e9")) == 0, "hz: exponent notation");
+  CHECK(cpucycles_parse_hz(T("2400000000.5")) == 0, "hz: fraction");
+  CHECK(cpucycles_parse_hz(T("24000\0" "00000")) == 0, "hz: NUL byte inside");
+  CHECK(cpucycles_parse_hz(T("2400000000\0")) == 0, "hz: NUL byte at the end");
+  CHECK(cpucycles_parse_hz(T("24 00000000")) == 0, "hz: space inside");
+
+  CHECK(cpucycles_parse_khz(T("3400000\n")) == 3400000000LL, "khz: sysfs value");
+  CHECK(cpucycles_parse_khz(T("500")) == 0, "khz: 500 kHz is below range");
+  CHECK(cpucycles_parse_khz(T("100000001")) == 0, "khz: above range");
+  CHECK(cpucycles_parse_khz(T("<unknown>\n")) == 0, "khz: not a number");
+
+  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz\t\t: 2096.017")) == 2096017000LL, "cpuinfo: x86 cpu MHz");
+  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz\t\t: 3400")) == 3400000000LL, "cpuinfo: whole MHz");
+  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz : 1999.9999999")) == 1999999999LL,
+        "cpuinfo: digits finer than 1 Hz dropped");
+  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz static  : 5200")) == 5200000000LL, "cpuinfo: s390x static");
+  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz dynamic : 5200")) == 0, "cpuinfo: s390x dynamic ignored");
+  CHECK(cpucycles_parse_cpuinfo_line(T("clock\t\t: 3800.000000MHz")) == 3800000000LL, "cpuinfo: powerpc clock");
+  CHECK(cpucycles_parse_cpuinfo_line(T("clock\t\t: 3800.000000")) == 0, "cpuinfo: powerpc clock without MHz");
+  CHECK(cpucycles_parse_cpuinfo_line(T("Cpu0ClkTck\t: 00000000d693a400")) == 3600000000LL,
+        "cpuinfo: sparc64 hex Hz");
+  CHECK(cpucycles_parse_cpuinfo_line(T("CPU MHz\t\t: 2500.00")) == 2500000000LL, "cpuinfo: LoongArch");
+  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz\t\t: ")) == 0, "cpuinfo: empty value");
+  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz\t\t: 0.000")) == 0, "cpuinfo: zero");
+  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz\t\t: -2000")) == 0, "cpuinfo: negative");
+  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz\t\t: 2000.")) == 0, "cpuinfo: dot without digits");
+  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz\t\t: 200000")) == 0, "cpuinfo: 200 GHz is out of range");
+  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHzz\t: 2000")) == 0, "cpuinfo: other key");
+  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz 2000")) == 0, "cpuinfo: no colon");
+  CHECK(cpucycles_parse_cpuinfo_line(T("bogomips\t: 4192.03")) == 0, "cpuinfo: bogomips is not a rate");
+
+  CHECK(cpucycles_parse_cpuinfo(T("processor\t: 0\nvendor_id\t: GenuineIntel\n"
+                                   "cpu MHz\t\t: 2096.017\ncache size\t: 16384 KB\n"
+                                   "processor\t: 1\ncpu MHz\t\t: 1000.000\n")) == 2096017000LL,
+        "cpuinfo: the first rate in a whole file");
+  CHECK(cpucycles_parse_cpuinfo(T("processor\t: 0\ncpu MHz\t\t: 2096.017")) == 2096017000LL,
+        "cpuinfo: no final newline");
+  CHECK(cpucycles_parse_cpuinfo(T("processor\t: 0\nBogoMIPS\t: 125.00\n")) == 0, "cpuinfo: no rate at all");
+  CHECK(cpucycles_parse_cpuinfo(T("cpu MHz\t\t: junk\ncpu MHz\t\t: 1500\n")) == 1500000000LL,
+        "cpuinfo: a malformed line is passed over");
+}
+
+static char root[] = "/tmp/cpucycles-test-XXXXXX";
+
+static void put(const char *path, const char *text, size_t len)
+{
+  char name[512], dir[512], *slash;
+  FILE *f;
+  snprintf(name, sizeof name, "%s%s", root, path);
+  strcpy(dir, name);
+  for (slash = strchr(dir + strlen(root) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+    *slash = 0;
+    mkdir(dir, 0700);
+    *slash = '/';
+  }
+  f = fopen(name, "wb");
+  if (f) {
+    fwrite(text, 1, len, f);
+    fclose(f);
+  }
+}
+
+static void drop(const char *path)
+{
+  char name[512];
+  snprintf(name, sizeof name, "%s%s", root, path);
+  unlink(name);
+}
+
+#define ETC "/etc/cpucyclespersecond"
+#define BASE "/sys/devices/system/cpu/cpu0/cpufreq/base_frequency"
+#define MAXF "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq"
+#define CPUINFO "/proc/cpuinfo"
+
+static void chain(void)
+{
+  char big[3000];
+
+  CHECK(mkdtemp(root) != 0, "a private root for fixture files");
+  CHECK(cpucycles_persecond_estimate(root, 0) == 2399987654LL, "nothing anywhere: 2399987654");
+  CHECK(cpucycles_persecond_estimate(root, "1800000000") == 1800000000LL, "environment variable");
+  CHECK(cpucycles_persecond_estimate(root, "garbage") == 2399987654LL, "bad environment: default");
+  CHECK(cpucycles_persecond_estimate(root, "") == 2399987654LL, "empty environment: default");
+#ifdef __linux__
+  put(CPUINFO, T("processor\t: 0\ncpu MHz\t\t: 2096.017\n"));
+  CHECK(cpucycles_persecond_estimate(root, "1800000000") == 2096017000LL, "cpuinfo beats environment");
+  put(MAXF, T("3500000\n"));
+  CHECK(cpucycles_persecond_estimate(root, 0) == 3500000000LL, "cpuinfo_max_freq beats cpuinfo");
+  put(BASE, T("3000000\n"));
+  CHECK(cpucycles_persecond_estimate(root, 0) == 3000000000LL, "base_frequency beats cpuinfo_max_freq");
+  put(BASE, T("0\n"));
+  CHECK(cpucycles_persecond_estimate(root, 0) == 3500000000LL, "zero base_frequency: next source");
+  put(MAXF, T(""));
+  CHECK(cpucycles_persecond_estimate(root, 0) == 2096017000LL, "empty cpuinfo_max_freq: next source");
+  drop(BASE);
+  drop(MAXF);
+  memset(big, 'x', sizeof big);
+  memcpy(big + sizeof big - 25, "\ncpu MHz\t: 1234.5\n", 18);
+  put(CPUINFO, big, sizeof big - 7);
+  CHECK(cpucycles_persecond_estimate(root, 0) == 1234500000LL, "cpuinfo: a rate after a long line");
+  put(CPUINFO, T("\0\0\0\xff\xfe garbage \x01\n\n::::\n"));
+  CHECK(cpucycles_persecond_estimate(root, "1700000000") == 1700000000LL,
+        "binary cpuinfo: environment applies");
+#endif
+  put(ETC, T("2500000000\n"));
+  CHECK(cpucycles_persecond_estimate(root, "1800000000") == 2500000000LL, "/etc/cpucyclespersecond first");
+  put(ETC, T("-5\n"));
+  CHECK(cpucycles_persecond_estimate(root, "1800000000") != -5, "negative /etc file is passed over");
+  memset(big, '1', sizeof big);
+  put(ETC, big, sizeof big);
+  CHECK(cpucycles_persecond_estimate(root, "1800000000") != 0, "enormous /etc file is passed over");
+  drop(ETC);
+  {
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s%s", root, ETC);
+    mkdir(dir, 0700);
+    CHECK(cpucycles_persecond_estimate(root, "1800000000") > 0, "/etc/cpucyclespersecond a directory");
+    rmdir(dir);
+  }
+  drop(CPUINFO);
+}
+
+int main(void)
+{
+  parsers();
+  chain();
+  CHECK_DONE();
+}

@@ -1,0 +1,147 @@
+/* select.c: the selection against synthetic counters whose behaviour is
+   known exactly: faulting, decreasing, frozen, wrapping, slow, and of a
+   rate that fits no crystal. */
+#define _DEFAULT_SOURCE
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "check.h"
+#include "internal.h"
+
+#define PERSECOND 2400000000LL
+
+static long long step7_value, offcore_value, down_value = 1000000;
+static volatile int *unmapped;
+static int released_segv, released_ok, released_failed;
+
+static long long step7_read(void) { return step7_value += 7; }
+static long long offcore_read(void) { return offcore_value += 7; }
+static long long down_read(void) { return down_value -= 1; }
+static long long frozen_read(void) { return 42; }
+static long long segv_read(void) { return *unmapped; }
+static long long os_read(void) { return cpucycles_os_ns(); }
+static long long mhz24_read(void) { return cpucycles_os_ns() * 24 / 1000; }
+/* persecond / rate = 100 + 1/3: near no m/2^k */
+static long long odd_read(void) { return (long long)((double)cpucycles_os_ns() * (3 * 2.4 / 301)); }
+/* Starts 256 ticks short of 2^32 and runs at PERSECOND: it wraps within
+   the first microsecond of the test. */
+static long long wrap_start;
+static long long wrap_read(void)
+{
+  return (long long)(unsigned int)(0xffffff00u + (unsigned long long)((cpucycles_os_ns() - wrap_start) * 2.4));
+}
+
+static int core(struct cpucycles_setup *s) { s->kind = CPUCYCLES_CORE; return 0; }
+static int offcore(struct cpucycles_setup *s) { s->kind = CPUCYCLES_OFFCORE; return 0; }
+static int sigill_setup(struct cpucycles_setup *s) { (void)s; raise(SIGILL); return 0; }
+static int refuse(struct cpucycles_setup *s) { (void)s; return -1; }
+static int unknown(struct cpucycles_setup *s) { s->kind = CPUCYCLES_UNKNOWN_RATE; return 0; }
+static int osclock_ns(struct cpucycles_setup *s) { s->kind = CPUCYCLES_OSCLOCK; s->hz = 1000000000; return 0; }
+static int wrap_setup(struct cpucycles_setup *s)
+{
+  wrap_start = cpucycles_os_ns();
+  s->kind = CPUCYCLES_CORE;
+  s->only32 = 1;
+  return 0;
+}
+static void release_segv(void) { ++released_segv; }
+static void release_ok(void) { ++released_ok; }
+static void release_failed(void) { ++released_failed; }
+
+static const struct cpucycles_counter
+  c_sigill = { step7_read, sigill_setup, release_failed },
+  c_segv = { segv_read, core, release_segv },
+  c_down = { down_read, core, 0 },
+  c_frozen = { frozen_read, core, 0 },
+  c_refuse = { step7_read, refuse, release_failed },
+  c_wrap = { wrap_read, wrap_setup, 0 },
+  c_24mhz = { mhz24_read, unknown, 0 },
+  c_odd = { odd_read, unknown, 0 },
+  c_osclock = { os_read, osclock_ns, 0 },
+  c_offcore = { offcore_read, offcore, 0 },
+  c_step7 = { step7_read, core, release_ok };
+
+enum { SIGILL_, SEGV, DOWN, FROZEN, REFUSE, WRAP, MHZ24, ODD, OSCLOCK, OFFCORE, STEP7, N };
+
+static const struct cpucycles_option table[N] = {
+  { "sigill", &c_sigill }, { "segv", &c_segv }, { "down", &c_down },
+  { "frozen", &c_frozen }, { "refuse", &c_refuse }, { "wrap32", &c_wrap },
+  { "24mhz", &c_24mhz }, { "odd-rate", &c_odd }, { "osclock", &c_osclock },
+  { "offcore", &c_offcore }, { "step7", &c_step7 },
+};
+
+static void on_usr1(int sig, siginfo_t *info, void *ctx) { (void)sig; (void)info; (void)ctx; }
+
+int main(void)
+{
+  struct cpucycles_trial t[N];
+  struct sigaction mine, before, after;
+  sigset_t blocked, mask_before, mask_after;
+  double f;
+  int best, i, same;
+
+  unmapped = mmap(0, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  CHECK(unmapped != MAP_FAILED, "an inaccessible page to fault on");
+
+  /* The caller's own fault handler and blocked set must survive. */
+  memset(&mine, 0, sizeof mine);
+  mine.sa_sigaction = on_usr1;
+  mine.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&mine.sa_mask);
+  sigaddset(&mine.sa_mask, SIGUSR2);
+  sigaction(SIGSEGV, &mine, 0);
+  sigemptyset(&blocked);
+  sigaddset(&blocked, SIGUSR1);
+  sigaddset(&blocked, SIGBUS);
+  sigprocmask(SIG_BLOCK, &blocked, 0);
+  sigaction(SIGSEGV, 0, &before);
+  sigprocmask(SIG_BLOCK, 0, &mask_before);
+
+  best = cpucycles_select(table, N, PERSECOND, 1, t);
+
+  sigaction(SIGSEGV, 0, &after);
+  sigprocmask(SIG_BLOCK, 0, &mask_after);
+  CHECK(after.sa_sigaction == before.sa_sigaction && after.sa_flags == before.sa_flags &&
+        sigismember(&after.sa_mask, SIGUSR2), "SIGSEGV handler, flags and mask restored");
+  same = 1;
+  for (i = 1; i < 32; ++i) same &= sigismember(&mask_before, i) == sigismember(&mask_after, i);
+  CHECK(same, "the thread's signal mask restored (SIGUSR1 and SIGBUS still blocked)");
+
+  CHECK(t[SIGILL_].precision == 0, "a counter raising SIGILL in setup is dropped");
+  CHECK(t[SEGV].precision == 0, "a counter segfaulting in read is dropped");
+  CHECK(released_segv == 1, "and its setup is released");
+  CHECK(released_failed == 0, "a setup that never finished is not released");
+  CHECK(t[DOWN].precision == 0, "a decreasing counter is dropped");
+  CHECK(t[FROZEN].precision == 0, "a counter that never moves is dropped");
+  CHECK(t[REFUSE].precision == 0, "a counter whose setup refuses is dropped");
+
+  CHECK(t[WRAP].precision > 0 && t[WRAP].only32 == 1,
+        "a 32-bit counter wrapping during the test survives through the extension (precision %lld)",
+        t[WRAP].precision);
+
+  f = cpucycles_scale_value(&t[MHZ24].scale);
+  CHECK(f == 100.0, "a 24 MHz clock is scaled by 2400/24 = 100 (got %f)", f);
+  CHECK(t[MHZ24].precision >= 200 && (t[MHZ24].precision - 100) % 100 == 0,
+        "its precision is whole ticks of 100 cycles plus the 100 penalty: %lld", t[MHZ24].precision);
+  CHECK(t[ODD].precision == 0, "a clock at persecond/(100+1/3) is dropped");
+
+  f = cpucycles_scale_value(&t[OSCLOCK].scale);
+  CHECK(f > 2.3999999 && f < 2.4000001, "a nanosecond OS clock is scaled by 2.4 (got %f)", f);
+  CHECK(t[OSCLOCK].precision >= 202, "an OS clock carries the 200 penalty: %lld", t[OSCLOCK].precision);
+  CHECK(t[OFFCORE].precision == 107, "an off-core counter stepping by 7: precision 7+100 = %lld",
+        t[OFFCORE].precision);
+  CHECK(t[STEP7].precision == 7, "an on-core counter stepping by 7: precision %lld", t[STEP7].precision);
+  CHECK(t[STEP7].scaled == 0 && t[STEP7].scale.whole == 1, "unscaled");
+  CHECK(best == STEP7, "the on-core counter wins (chose %d)", best);
+  CHECK(released_ok == 0, "the winner keeps its setup");
+
+  /* Ties go to the earlier counter; nothing working gives -1. */
+  {
+    const struct cpucycles_option two[2] = { { "first", &c_offcore }, { "second", &c_offcore } };
+    const struct cpucycles_option none[2] = { { "down", &c_down }, { "frozen", &c_frozen } };
+    struct cpucycles_trial t2[2];
+    CHECK(cpucycles_select(two, 2, PERSECOND, 0, t2) == 0, "equal precision: the earlier counter wins");
+    CHECK(cpucycles_select(none, 2, PERSECOND, 0, t2) == -1, "nothing works: no choice");
+  }
+  CHECK_DONE();
+}
