@@ -13,4 +13,13 @@ install test: build/0/config.mk
 clean:
 	rm -rf build
 
-.PHONY: all install test clean
+# The committed doc/html and doc/man from the markdown in doc/ (needs
+# pandoc; building the library does not), and CI's check that they are
+# current and that the man pages render cleanly.
+doc:
+	python3 autogen/doc
+
+doc-check:
+	python3 autogen/check
+
+.PHONY: all install test clean doc doc-check

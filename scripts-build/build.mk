@@ -11,8 +11,12 @@ PKG = package
 LIBSO = $(PKG)/lib/libcpucycles.so.1
 LIBA = $(PKG)/lib/libcpucycles.a
 
+# Every man page in doc/man goes into the package, section by its suffix.
+MAN = $(patsubst $(SRC)/doc/man/%.1,$(PKG)/man/man1/%.1,$(wildcard $(SRC)/doc/man/*.1)) \
+      $(patsubst $(SRC)/doc/man/%.3,$(PKG)/man/man3/%.3,$(wildcard $(SRC)/doc/man/*.3))
+
 all: $(LIBSO) $(PKG)/lib/libcpucycles.so $(LIBA) $(PKG)/include/cpucycles.h \
-     $(PKG)/bin/cpucycles-info $(PKG)/man/man3/cpucycles.3 $(PKG)/man/man1/cpucycles-info.1
+     $(PKG)/bin/cpucycles-info $(MAN) $(PKG)/lib/pkgconfig/cpucycles.pc
 
 obj/%.o: $(SRC)/cpucycles/%.c
 	$(CC) $(INC) -DCPUCYCLES_VERSION='"$(VERSION)"' -MMD -MP -c $< -o $@
@@ -52,6 +56,12 @@ $(PKG)/man/man3/%.3: $(SRC)/doc/man/%.3
 $(PKG)/man/man1/%.1: $(SRC)/doc/man/%.1
 	@mkdir -p $(@D)
 	cp $< $@
+
+# The prefix is configure's: the file says where the library will live
+# once installed, which DESTDIR staging does not change.
+$(PKG)/lib/pkgconfig/cpucycles.pc: $(SRC)/scripts-build/cpucycles.pc.in config.mk
+	@mkdir -p $(@D)
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
 
 install: all
 	sh $(SRC)/scripts-build/install $(PKG) "$(DESTDIR)$(PREFIX)"

@@ -1,0 +1,102 @@
+"""installed.py: the library as a user gets it from `make install`.
+
+Installs into a temporary DESTDIR, then checks what a user relies on: the
+files are where the prefix says, cpucycles.pc names that prefix and this
+version, a program built with nothing but `pkg-config --cflags --libs
+cpucycles` compiles, links and runs against the installed library, and the
+installed man pages render without warnings.
+"""
+import os
+import shlex
+import shutil
+import subprocess
+import tempfile
+
+import manpages
+
+PROGRAM = r'''
+#include <stdio.h>
+#include <string.h>
+#include <cpucycles.h>
+int main(void)
+{
+  long long t0 = cpucycles(), t1 = cpucycles();
+  const char *name = cpucycles_implementation();
+  if (t1 < t0 || !name || !*name) return 1;
+  printf("%s %s\n", cpucycles_version(), name);
+  return 0;
+}
+'''
+
+
+def run(cmd, env=None, cwd=None):
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd,
+                           timeout=600)
+        return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return -1, '', str(e)
+
+
+def check(cfg, prefix, build, result, skip):
+    with tempfile.TemporaryDirectory(prefix='cpucycles-install.') as destdir:
+        # a make of our own: the jobserver of the `make test` around us is
+        # not ours to use
+        env = {k: v for k, v in os.environ.items() if k not in ('MAKEFLAGS', 'MFLAGS', 'MAKELEVEL')}
+        code, out, err = run(['make', '-s', 'install', 'DESTDIR=' + destdir], env=env, cwd=build)
+        result(code == 0, 'make install DESTDIR=... succeeds (%s)' % err.strip()[-200:])
+        root = destdir + cfg['PREFIX']
+        wanted = ['bin/cpucycles-info', 'include/cpucycles.h', 'lib/libcpucycles.a',
+                  'lib/libcpucycles.so.1', 'lib/libcpucycles.so', 'lib/pkgconfig/cpucycles.pc',
+                  'man/man1/cpucycles-info.1', 'man/man3/cpucycles.3']
+        missing = [w for w in wanted if not os.path.exists(os.path.join(root, w))]
+        result(not missing, 'make install puts every file under PREFIX (missing: %s)' % missing)
+        pc = os.path.join(root, 'lib', 'pkgconfig', 'cpucycles.pc')
+        if os.path.exists(pc):
+            with open(pc) as f:
+                lines = f.read().splitlines()
+            result('prefix=' + cfg['PREFIX'] in lines, 'cpucycles.pc names configure\'s prefix %s'
+                   % cfg['PREFIX'])
+        mandirs = [os.path.join(root, 'man', d) for d in ('man1', 'man3')]
+        manpages.check([os.path.join(d, f) for d in mandirs if os.path.isdir(d)
+                        for f in sorted(os.listdir(d))], result, skip)
+        pkgconfig(cfg, prefix, destdir, root, result, skip)
+
+
+def pkgconfig(cfg, prefix, destdir, root, result, skip):
+    if not shutil.which('pkg-config'):
+        skip('pkg-config builds a program against the installed library: pkg-config is not installed')
+        return
+    # The sysroot maps the .pc's paths into the staging directory, as it
+    # would for a cross or staged build; system directories are kept so
+    # that --prefix=/usr still yields usable flags there.
+    env = dict(os.environ, PKG_CONFIG_PATH='', PKG_CONFIG_LIBDIR=os.path.join(root, 'lib', 'pkgconfig'),
+               PKG_CONFIG_SYSROOT_DIR=destdir, PKG_CONFIG_ALLOW_SYSTEM_CFLAGS='1',
+               PKG_CONFIG_ALLOW_SYSTEM_LIBS='1')
+    with open(os.path.join(cfg['SRC'], 'version')) as f:
+        version = f.read().strip()
+    code, out, err = run(['pkg-config', '--modversion', 'cpucycles'], env=env)
+    result(code == 0 and out.strip() == version, 'pkg-config --modversion cpucycles is %s (%r)'
+           % (version, out.strip() or err.strip()))
+    code, flags, err = run(['pkg-config', '--cflags', '--libs', 'cpucycles'], env=env)
+    result(code == 0 and '-lcpucycles' in flags.split(), 'pkg-config --cflags --libs cpucycles (%r)'
+           % (flags.strip() or err.strip()))
+    if code != 0:
+        return
+    work = destdir
+    source = os.path.join(work, 'user.c')
+    binary = os.path.join(work, 'user')
+    with open(source, 'w') as f:
+        f.write(PROGRAM)
+    code, out, err = run(shlex.split(cfg['CC']) + [source, '-o', binary] + shlex.split(flags)
+                         + shlex.split(cfg.get('LDFLAGS', '')))
+    result(code == 0, 'a program builds with the pkg-config flags alone (%s)' % err.strip()[-300:])
+    if code != 0:
+        return
+    code, out, err = run([cfg['NM'][:-2] + 'readelf', '-d', binary])
+    result('Shared library: [libcpucycles.so.1]' in out,
+           'the program is linked against libcpucycles.so.1')
+    env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(root, 'lib'))
+    code, out, err = run(prefix + [binary], env=env)
+    result(code == 0 and out.split()[:1] == [version],
+           'the program runs against the installed library (%r)' % (out.strip() or err.strip()))
