@@ -20,11 +20,12 @@
 #define PERF_PMU_TYPE_SHIFT 32
 #endif
 
-/* A cycle event on the PMU of the given type (0: whichever PMU the generic
-   hardware event lands on). Kernels and hypervisors differ in which
-   exclusions they accept, so every combination is tried, most exclusive
-   first. */
-static int open_one(unsigned int pmu, unsigned long long config1, int inherit)
+/* An event for this thread; for a hardware event, on the PMU of the given
+   type (0: whichever PMU the generic hardware event lands on). Kernels and
+   hypervisors differ in which exclusions they accept, so every combination
+   is tried, most exclusive first. */
+static int open_one(unsigned int type, unsigned long long config, unsigned int pmu,
+                    unsigned long long config1, int inherit)
 {
   struct perf_event_attr attr;
   int kernel, hv;
@@ -33,9 +34,9 @@ static int open_one(unsigned int pmu, unsigned long long config1, int inherit)
     for (hv = 1; hv >= 0; --hv) {
       long fd;
       memset(&attr, 0, sizeof attr);
-      attr.type = PERF_TYPE_HARDWARE;
+      attr.type = type;
       attr.size = sizeof attr;
-      attr.config = PERF_COUNT_HW_CPU_CYCLES | (unsigned long long)pmu << PERF_PMU_TYPE_SHIFT;
+      attr.config = config | (unsigned long long)pmu << PERF_PMU_TYPE_SHIFT;
       attr.config1 = config1;
       attr.inherit = inherit ? 1 : 0;
       attr.exclude_kernel = (unsigned)kernel;
@@ -48,7 +49,7 @@ static int open_one(unsigned int pmu, unsigned long long config1, int inherit)
 
 int cpucycles_perf_open_cycles(void)
 {
-  return open_one(0, 0, 0);
+  return open_one(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0, 0, 0);
 }
 
 /* A PMU type file: a decimal number and a newline. */
@@ -110,21 +111,21 @@ static void drop(struct cpucycles_perf *p, int unmap)
   p->n = 0;
 }
 
-static int open_events(struct cpucycles_perf *p, unsigned long long config1, int flags)
+static int open_events(struct cpucycles_perf *p)
 {
   unsigned int types[CPUCYCLES_PERF_MAX];
-  int i, n = cpucycles_perf_core_types("", types);
+  int i, n = 0;
 
-  p->config1 = config1;
-  p->flags = flags;
+  if (p->type == PERF_TYPE_HARDWARE) n = cpucycles_perf_core_types("", types);
   p->n = 0;
   for (i = 0; i < (n ? n : 1); ++i) {
     void *page;
-    p->fd[i] = open_one(n ? types[i] : 0, config1, flags & CPUCYCLES_PERF_INHERIT);
+    p->fd[i] = open_one(p->type, p->config, n ? types[i] : 0, p->config1,
+                        p->flags & CPUCYCLES_PERF_INHERIT);
     p->page[i] = 0;
     p->n = i + 1;
     if (p->fd[i] < 0) goto fail;
-    if (!(flags & CPUCYCLES_PERF_MAP)) continue;
+    if (!(p->flags & CPUCYCLES_PERF_MAP)) continue;
     page = mmap(0, page_size(), PROT_READ, MAP_SHARED, p->fd[i], 0);
     if (page == MAP_FAILED) goto fail;
     p->page[i] = page;
@@ -149,7 +150,7 @@ static void in_child(void)
     struct cpucycles_perf *p = live[i];
     if (!p) continue;
     drop(p, 0);
-    if (open_events(p, p->config1, p->flags) != 0) {
+    if (open_events(p) != 0) {
       p->n = 1;
       p->fd[0] = -1;
       p->page[0] = (volatile struct perf_event_mmap_page *)&zero_page;
@@ -180,14 +181,24 @@ static void unwatch(struct cpucycles_perf *p)
     if (live[i] == p) live[i] = 0;
 }
 
-int cpucycles_perf_open(struct cpucycles_perf *p, unsigned long long config1, int flags)
+int cpucycles_perf_open_event(struct cpucycles_perf *p, unsigned int type,
+                              unsigned long long config, unsigned long long config1, int flags)
 {
-  if (open_events(p, config1, flags) != 0) return -1;
+  p->type = type;
+  p->config = config;
+  p->config1 = config1;
+  p->flags = flags;
+  if (open_events(p) != 0) return -1;
   if ((flags & CPUCYCLES_PERF_MAP) && watch(p) != 0) {
     drop(p, 1);
     return -1;
   }
   return 0;
+}
+
+int cpucycles_perf_open(struct cpucycles_perf *p, unsigned long long config1, int flags)
+{
+  return cpucycles_perf_open_event(p, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, config1, flags);
 }
 
 void cpucycles_perf_close(struct cpucycles_perf *p)

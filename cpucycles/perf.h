@@ -23,7 +23,8 @@ struct cpucycles_perf {
   int n;                                  /* events open */
   int fd[CPUCYCLES_PERF_MAX];
   volatile struct perf_event_mmap_page *page[CPUCYCLES_PERF_MAX];
-  unsigned long long config1;             /* architecture flags, as opened */
+  unsigned int type;                      /* as opened, to reopen in a child */
+  unsigned long long config, config1;
   int flags;
 };
 
@@ -31,6 +32,10 @@ struct cpucycles_perf {
    close-on-exec. Returns 0, or -1 with nothing left open. config1 carries
    architecture-specific requests (user access on arm64). */
 int cpucycles_perf_open(struct cpucycles_perf *p, unsigned long long config1, int flags);
+/* The same for any event (the tests use a software clock, which works
+   without a PMU); only hardware events are split per core PMU. */
+int cpucycles_perf_open_event(struct cpucycles_perf *p, unsigned int type,
+                              unsigned long long config, unsigned long long config1, int flags);
 /* Unmaps and closes what open took; safe to call twice. */
 void cpucycles_perf_close(struct cpucycles_perf *p);
 /* Every mapped page says user-mode reads of its counter are allowed. */
