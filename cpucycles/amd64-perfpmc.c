@@ -10,7 +10,6 @@
 #error "amd64-perfpmc is for 64-bit x86"
 #endif
 #include "counter.h"
-#include "perf.h"
 #include "perfpage.h"
 #include "rdpmc.h"
 
@@ -22,19 +21,9 @@ static unsigned long long counter(unsigned int n, void *arg)
   return cpucycles_rdpmc(n);
 }
 
-/* On hybrid x86 the thread's cycles are split between one event per core
-   type, only one of them on a counter at a time. */
 static long long perfpmc_read(void)
 {
-  long long total = 0;
-  int i;
-  for (i = 0; i < perf.n; ++i) {
-    long long c;
-    if (!cpucycles_perfpage_count(perf.page[i], counter, 0, &c))
-      c = cpucycles_perf_fd_count(perf.fd[i]);
-    total += c;
-  }
-  return total;
+  return cpucycles_perfpage_total(&perf, counter, 0);
 }
 
 static int perfpmc_setup(struct cpucycles_setup *s)
