@@ -12,7 +12,8 @@ LIBSO = $(PKG)/lib/libcpucycles.so.1
 LIBA = $(PKG)/lib/libcpucycles.a
 
 all: $(LIBSO) $(PKG)/lib/libcpucycles.so $(LIBA) $(PKG)/include/cpucycles.h \
-     $(PKG)/bin/cpucycles-info $(PKG)/man/man3/cpucycles.3 $(PKG)/man/man1/cpucycles-info.1
+     $(PKG)/bin/cpucycles-info $(PKG)/man/man3/cpucycles.3 $(PKG)/man/man1/cpucycles-info.1 \
+     $(PKG)/bin/cpucycles-open $(PKG)/man/man1/cpucycles-open.1
 
 obj/%.o: $(SRC)/cpucycles/%.c
 	$(CC) $(INC) -DCPUCYCLES_VERSION='"$(VERSION)"' -MMD -MP -c $< -o $@
@@ -44,6 +45,11 @@ $(PKG)/include/cpucycles.h: $(SRC)/include/cpucycles.h
 $(PKG)/bin/cpucycles-info: $(SRC)/command/cpucycles-info.c $(LIBA) $(PKG)/include/cpucycles.h
 	@mkdir -p $(@D)
 	$(CC) -I$(PKG)/include -o $@ $< $(LIBA) $(LDFLAGS)
+
+# Needs nothing of the library: it only changes kernel settings.
+$(PKG)/bin/cpucycles-open: $(SRC)/command/cpucycles-open.c
+	@mkdir -p $(@D)
+	$(CC) -o $@ $< $(LDFLAGS)
 
 $(PKG)/man/man3/%.3: $(SRC)/doc/man/%.3
 	@mkdir -p $(@D)
