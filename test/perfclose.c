@@ -98,11 +98,12 @@ static unsigned long long no_counter(unsigned int n, void *arg)
 }
 
 /* Burns CPU time for the task clock to see. */
-static void busy(void)
+static unsigned long busy(void)
 {
   volatile unsigned long sink = 0;
   unsigned long i;
   for (i = 0; i < 3000000; ++i) sink += i;
+  return sink;
 }
 
 /* A mapped software event (the task clock works without a PMU) goes
@@ -130,7 +131,7 @@ static void software(void)
         "open: a descriptor and a perf mapping more (%s)", during);
   CHECK(p.n == 1 && p.page[0] != 0 && p.page[0]->index == 0, "software event page: index 0");
   t0 = cpucycles_perfpage_total(&p, no_counter, 0);
-  busy();
+  (void)busy();
   t1 = cpucycles_perfpage_total(&p, no_counter, 0);
   CHECK(t1 > t0 && t0 >= 0 && counter_reads == 0, "index 0: counted through the descriptor (%lld -> %lld)",
         t0, t1);
@@ -139,7 +140,7 @@ static void software(void)
   child = fork();
   if (child == 0) {
     long long c0 = cpucycles_perfpage_total(&p, no_counter, 0), c1;
-    busy();
+    (void)busy();
     c1 = cpucycles_perfpage_total(&p, no_counter, 0);
     _exit(p.n == 1 && p.page[0] && c1 > c0 ? 0 : 3);
   }
