@@ -58,6 +58,21 @@ long long cpucycles_parse_khz(const char *text, size_t len);
 long long cpucycles_parse_cpuinfo_line(const char *line, size_t len);
 long long cpucycles_parse_cpuinfo(const char *text, size_t len);
 
+/* tscrate.c: the TSC's rate in hz from CPUID when it is invariant and
+   CPUID states it; 0 otherwise (and off x86). */
+struct cpucycles_cpuid_tsc {
+  unsigned int max_basic;                        /* leaf 0 EAX */
+  unsigned int leaf1_ecx;                        /* bit 31: under a hypervisor */
+  unsigned int leaf15_eax, leaf15_ebx, leaf15_ecx; /* TSC/crystal ratio, crystal hz */
+  unsigned int leaf16_eax;                       /* base MHz */
+  unsigned int max_hyper;                        /* leaf 0x40000000 EAX */
+  unsigned int hyper10_eax;                      /* leaf 0x40000010 EAX: TSC kHz */
+  unsigned int max_extended;                     /* leaf 0x80000000 EAX */
+  unsigned int ext7_edx;                         /* bit 8: invariant TSC */
+};
+long long cpucycles_tscrate_from_cpuid(const struct cpucycles_cpuid_tsc *r);
+long long cpucycles_tscrate(void);
+
 /* select.c: the selection, a function of a table of counters. */
 struct cpucycles_trial {
   long long precision;        /* 0: the counter did not work */

@@ -1,38 +1,55 @@
-/* perf.h: opening a Linux perf_event for the counters that use one. */
+/*
+ * perf.h: Linux perf_event cycle events for the counters that use one
+ * (perf.c). A counter either reads the event through its descriptor or
+ * uses it to make the kernel allow a user-mode counter instruction (RDPMC,
+ * PMCCNTR_EL0, rdcycle), which the kernel does only while the event exists
+ * and, on x86 and RISC-V, while its page is mapped.
+ */
 #ifndef CPUCYCLES_PERF_H
 #define CPUCYCLES_PERF_H
 
 #include <linux/perf_event.h>
-#include <string.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
-#ifndef PERF_FLAG_FD_CLOEXEC
-#define PERF_FLAG_FD_CLOEXEC (1UL << 3)
-#endif
+/* Hybrid x86 has one core PMU per core type (cpu_core, cpu_atom); an event
+   on one of them counts only while the thread runs on that type, so one
+   event is opened per core PMU and counting goes on after a migration. */
+#define CPUCYCLES_PERF_MAX 2
 
-/* A CPU-cycle counter for this thread and its future children on any CPU,
-   opened close-on-exec so an exec'd program never inherits it. Kernels and
-   hypervisors differ in which exclusions they accept, so every combination
-   is tried, most exclusive first. Returns the descriptor or -1. */
-static inline int cpucycles_perf_open_cycles(void)
-{
-  struct perf_event_attr attr;
-  int kernel, hv;
+/* open flags */
+#define CPUCYCLES_PERF_MAP 1     /* map each event's page (and remap in a forked child) */
+#define CPUCYCLES_PERF_INHERIT 2 /* threads and children created later count too */
 
-  for (kernel = 1; kernel >= 0; --kernel)
-    for (hv = 1; hv >= 0; --hv) {
-      long fd;
-      memset(&attr, 0, sizeof attr);
-      attr.type = PERF_TYPE_HARDWARE;
-      attr.size = sizeof attr;
-      attr.config = PERF_COUNT_HW_CPU_CYCLES;
-      attr.exclude_kernel = (unsigned)kernel;
-      attr.exclude_hv = (unsigned)hv;
-      fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-      if (fd >= 0) return (int)fd;
-    }
-  return -1;
-}
+struct cpucycles_perf {
+  int n;                                  /* events open */
+  int fd[CPUCYCLES_PERF_MAX];
+  volatile struct perf_event_mmap_page *page[CPUCYCLES_PERF_MAX];
+  unsigned int type;                      /* as opened, to reopen in a child */
+  unsigned long long config, config1;
+  int flags;
+};
+
+/* Opens a cycle event for this thread (one per core PMU on hybrid x86),
+   close-on-exec. Returns 0, or -1 with nothing left open. config1 carries
+   architecture-specific requests (user access on arm64). */
+int cpucycles_perf_open(struct cpucycles_perf *p, unsigned long long config1, int flags);
+/* The same for any event (the tests use a software clock, which works
+   without a PMU); only hardware events are split per core PMU. */
+int cpucycles_perf_open_event(struct cpucycles_perf *p, unsigned int type,
+                              unsigned long long config, unsigned long long config1, int flags);
+/* Unmaps and closes what open took; safe to call twice. */
+void cpucycles_perf_close(struct cpucycles_perf *p);
+/* Every mapped page says user-mode reads of its counter are allowed. */
+int cpucycles_perf_user_read(const struct cpucycles_perf *p);
+/* The event's count through its descriptor; 0 when the read fails. */
+long long cpucycles_perf_fd_count(int fd);
+
+/* The PMU types of the core PMUs of a hybrid machine, from
+   root/sys/bus/event_source/devices/{cpu_core,cpu_atom}/type; returns how
+   many (0: not hybrid, use the generic hardware event). */
+int cpucycles_perf_core_types(const char *root, unsigned int types[CPUCYCLES_PERF_MAX]);
+
+/* One cycle event for this thread, through the generic hardware type.
+   Returns the descriptor or -1. */
+int cpucycles_perf_open_cycles(void);
 
 #endif

@@ -104,11 +104,14 @@ static long long cpuinfo(const char *root)
 }
 
 /* The first source that gives a valid figure wins: the administrator's
-   file, then what the OS reports, then the environment, then a default.
+   file, then the TSC rate CPUID states (exact where it exists, and cheaper
+   than any file), then what the OS reports, then the environment, then a default.
    root prefixes every path so tests can point the chain at fixtures. */
 long long cpucycles_persecond_estimate(const char *root, const char *env)
 {
   long long v = small_file(root, "/etc/cpucyclespersecond", cpucycles_parse_hz);
+  /* CPUID describes this machine, not a tree under root. */
+  if (!v && !*root) v = cpucycles_tscrate();
 #ifdef __linux__
   if (!v) v = small_file(root, "/sys/devices/system/cpu/cpu0/cpufreq/base_frequency",
                          cpucycles_parse_khz);

@@ -1,7 +1,7 @@
 # build.mk: the build of one host, included by build/<host>/Makefile after
 # the config.mk that configure wrote. Run from build/<host>.
 
-CORE = api select scale extend32 guard osclock parse persecond chosen
+CORE = api select scale extend32 guard osclock parse persecond chosen perf tscrate
 CORE_OBJ = $(CORE:%=obj/%.o) obj/options.o
 COUNTER_OBJ = $(COUNTERS:%=obj/counter-%.o)
 LIB_OBJ = $(CORE_OBJ) $(COUNTER_OBJ)
@@ -16,7 +16,7 @@ MAN = $(patsubst $(SRC)/doc/man/%.1,$(PKG)/man/man1/%.1,$(wildcard $(SRC)/doc/ma
       $(patsubst $(SRC)/doc/man/%.3,$(PKG)/man/man3/%.3,$(wildcard $(SRC)/doc/man/*.3))
 
 all: $(LIBSO) $(PKG)/lib/libcpucycles.so $(LIBA) $(PKG)/include/cpucycles.h \
-     $(PKG)/bin/cpucycles-info $(MAN) $(PKG)/lib/pkgconfig/cpucycles.pc
+     $(PKG)/bin/cpucycles-info $(PKG)/bin/cpucycles-open $(MAN) $(PKG)/lib/pkgconfig/cpucycles.pc
 
 obj/%.o: $(SRC)/cpucycles/%.c
 	$(CC) $(INC) -DCPUCYCLES_VERSION='"$(VERSION)"' -MMD -MP -c $< -o $@
@@ -48,6 +48,11 @@ $(PKG)/include/cpucycles.h: $(SRC)/include/cpucycles.h
 $(PKG)/bin/cpucycles-info: $(SRC)/command/cpucycles-info.c $(LIBA) $(PKG)/include/cpucycles.h
 	@mkdir -p $(@D)
 	$(CC) -I$(PKG)/include -o $@ $< $(LIBA) $(LDFLAGS)
+
+# Needs nothing of the library: it only changes kernel settings.
+$(PKG)/bin/cpucycles-open: $(SRC)/command/cpucycles-open.c
+	@mkdir -p $(@D)
+	$(CC) -o $@ $< $(LDFLAGS)
 
 $(PKG)/man/man3/%.3: $(SRC)/doc/man/%.3
 	@mkdir -p $(@D)

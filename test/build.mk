@@ -1,6 +1,6 @@
 # test/build.mk: the test programs of one host, included by build.mk.
 
-TEST_BIN = test/bin/select test/bin/persecond test/bin/arith \
+TEST_BIN = test/bin/select test/bin/persecond test/bin/arith test/bin/tscrate test/bin/perfpage test/bin/perfclose test/bin/open \
            test/bin/library-shared test/bin/library-static
 
 test/bin/%: $(SRC)/test/%.c $(LIBA)
@@ -17,6 +17,10 @@ test/bin/library-shared: $(SRC)/test/library.c $(LIBSO) $(PKG)/lib/libcpucycles.
 test/bin/library-static: $(SRC)/test/library.c $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -I$(PKG)/include -I$(SRC)/test $(LIBRARY_DEFS) -o $@ $< $(LIBA) $(LDFLAGS)
+
+test/bin/open: $(SRC)/test/open.c $(PKG)/bin/cpucycles-open
+	@mkdir -p $(@D)
+	$(CC) -I$(SRC)/test -DOPEN_BIN='"$(CURDIR)/$(PKG)/bin/cpucycles-open"' -o $@ $< $(LDFLAGS)
 
 test: all $(TEST_BIN)
 	python3 $(SRC)/test/run .

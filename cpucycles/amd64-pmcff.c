@@ -1,0 +1,26 @@
+/* amd64-pmcff: Intel's fixed-function core-cycle counter through RDPMC,
+   without perf_event. Needs 64-bit Intel with architectural performance
+   monitoring version 2+, an OS that already lets every process use RDPMC
+   (Linux: /sys/devices/cpu/rdpmc set to 2) and someone keeping the fixed
+   counter running; otherwise RDPMC faults or the counter stands still and
+   the selection drops it. Anything that reprograms the counter (the NMI
+   watchdog on Linux) makes it jump. */
+#if !defined(__x86_64__)
+#error "amd64-pmcff is for 64-bit x86"
+#endif
+#include "counter.h"
+#include "rdpmc.h"
+
+static long long pmcff_read(void)
+{
+  return (long long)cpucycles_rdpmc(CPUCYCLES_RDPMC_FIXED_CYCLES);
+}
+
+static int pmcff_setup(struct cpucycles_setup *s)
+{
+  if (!cpucycles_fixed_cycles_present()) return -1;
+  s->kind = CPUCYCLES_CORE;
+  return 0;
+}
+
+COUNTER_DEFINE(pmcff_read, pmcff_setup, 0);

@@ -1,0 +1,68 @@
+/*
+ * perfpage.h: the count of a perf event from its mapped page and a user-
+ * mode read of the hardware counter the page names. A pure function of the
+ * page and the read, so tests drive it with a simulated page; inline so the
+ * counter file's read compiles to straight-line code around its RDPMC.
+ */
+#ifndef CPUCYCLES_PERFPAGE_H
+#define CPUCYCLES_PERFPAGE_H
+
+#include "perf.h"
+
+#define CPUCYCLES_PERFPAGE_TRIES 1000
+
+/* Sets *count and returns 1 when the page names a counter user mode may
+   read; returns 0 when it does not (index 0: the event is not on a
+   counter right now, or not on this core type, or the page is not ours)
+   or keeps changing, and the caller must ask the descriptor instead.
+   counter(n, arg) reads hardware counter n (the page's index minus 1).
+
+   The kernel rewrites the page between two increments of lock, so a
+   snapshot is good when lock did not move across it. The hardware counter
+   holds only pmc_width bits and the kernel starts it negative, so its top
+   bit is a sign: offset plus the sign-extended counter is the count. */
+static inline int cpucycles_perfpage_count(const volatile struct perf_event_mmap_page *pg,
+                                           unsigned long long (*counter)(unsigned int, void *),
+                                           void *arg, long long *count)
+{
+  int tries;
+
+  for (tries = 0; tries < CPUCYCLES_PERFPAGE_TRIES; ++tries) {
+    unsigned int seq = pg->lock, index, width;
+    unsigned long long value, raw;
+
+    __asm__ __volatile__("" ::: "memory");
+    index = pg->index;
+    width = pg->pmc_width;
+    if (!index || !pg->cap_user_rdpmc || width == 0 || width > 64) return 0;
+    value = (unsigned long long)pg->offset;
+    raw = counter(index - 1, arg);
+    if (width < 64) raw = (unsigned long long)((long long)(raw << (64 - width)) >> (64 - width));
+    __asm__ __volatile__("" ::: "memory");
+    if (pg->lock == seq) {
+      *count = (long long)(value + raw);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* The count of a set of events: each page read in user mode where it
+   names a counter, its descriptor otherwise. On hybrid x86 the thread's
+   cycles are split between one event per core type, only one of them on
+   a counter at a time, so the sum is the thread's count. */
+static inline long long cpucycles_perfpage_total(const struct cpucycles_perf *p,
+                                                 unsigned long long (*counter)(unsigned int, void *),
+                                                 void *arg)
+{
+  long long total = 0;
+  int i;
+  for (i = 0; i < p->n; ++i) {
+    long long c;
+    if (!cpucycles_perfpage_count(p->page[i], counter, arg, &c)) c = cpucycles_perf_fd_count(p->fd[i]);
+    total += c;
+  }
+  return total;
+}
+
+#endif

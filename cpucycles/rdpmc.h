@@ -1,0 +1,35 @@
+/*
+ * rdpmc.h: RDPMC and the CPUID check for Intel's fixed-function cycle
+ * counter, for the amd64 counters that read performance counters.
+ */
+#ifndef CPUCYCLES_RDPMC_H
+#define CPUCYCLES_RDPMC_H
+
+#include <cpuid.h>
+
+/* RDPMC's ecx for fixed-function counter 1, unhalted core cycles: bit 30
+   selects the fixed-function counters. */
+#define CPUCYCLES_RDPMC_FIXED_CYCLES ((1U << 30) | 1)
+
+static inline unsigned long long cpucycles_rdpmc(unsigned int counter)
+{
+  unsigned int lo, hi;
+  __asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(counter));
+  return (unsigned long long)hi << 32 | lo;
+}
+
+/* CPUID leaf 0xA: architectural performance monitoring version 2 or later
+   has fixed-function counters; counter 1 exists when EDX[4:0] counts more
+   than one of them or, from version 5, ECX bit 1 says so. Other vendors
+   report version 0, and their RDPMC would fault on this ecx. */
+static inline int cpucycles_fixed_cycles_present(void)
+{
+  unsigned int eax, ebx, ecx, edx;
+  if (__get_cpuid_max(0, 0) < 0xa) return 0;
+  __cpuid_count(0xa, 0, eax, ebx, ecx, edx);
+  (void)ebx;
+  if ((eax & 0xff) < 2) return 0;
+  return (edx & 0x1f) > 1 || (ecx & 2) != 0;
+}
+
+#endif

@@ -1,0 +1,189 @@
+/* perfclose.c: every perf counter compiled here gives back what it took.
+   Where perf_event cannot give a cycle event (this development VM has no
+   PMU) setup must fail with nothing left open; where it can, release must
+   close every descriptor and unmap every page. Also the hybrid PMU types
+   read from a fake sysfs tree. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "check.h"
+#include "internal.h"
+#include <sys/wait.h>
+#include "perfpage.h"
+#include "tree.h"
+
+/* The open descriptors and the perf mappings, as one comparable string. */
+static void snapshot(char *out, size_t size)
+{
+  DIR *d = opendir("/proc/self/fd");
+  FILE *maps = fopen("/proc/self/maps", "r");
+  struct dirent *e;
+  char line[512];
+  size_t used = 0;
+
+  out[0] = 0;
+  while (d && (e = readdir(d)))
+    used += (size_t)snprintf(out + used, used < size ? size - used : 0, "%s ", e->d_name);
+  if (d) closedir(d);
+  while (maps && fgets(line, sizeof line, maps))
+    if (strstr(line, "perf_event")) {
+      line[strcspn(line, " ")] = 0;
+      used += (size_t)snprintf(out + used, used < size ? size - used : 0, "map:%s ", line);
+    }
+  if (maps) fclose(maps);
+}
+
+static int is_perf(const char *name)
+{
+  return strstr(name, "-perf") != 0;
+}
+
+static void each_counter(void)
+{
+  char before[4096], after[4096];
+  int i, seen = 0;
+
+  for (i = 0; i < cpucycles_noptions; ++i) {
+    const struct cpucycles_option *o = &cpucycles_options[i];
+    struct cpucycles_setup s;
+    int r;
+    if (!is_perf(o->name)) continue;
+    ++seen;
+    memset(&s, 0, sizeof s);
+    snapshot(before, sizeof before);
+    r = o->counter->setup(&s);
+    if (r == 0 && o->counter->release) o->counter->release();
+    snapshot(after, sizeof after);
+    CHECK(strcmp(before, after) == 0, "%s: %s, nothing left open (before: %s after: %s)", o->name,
+          r == 0 ? "set up and released" : "setup refused", before, after);
+    if (r != 0) {
+      memset(&s, 0, sizeof s);
+      CHECK(o->counter->setup(&s) != 0, "%s: refuses again on a second try", o->name);
+      snapshot(after, sizeof after);
+      CHECK(strcmp(before, after) == 0, "%s: still nothing left open", o->name);
+    }
+  }
+  CHECK(seen > 0, "perf counters compiled for this host: %d", seen);
+}
+
+/* The whole selection over the perf counters: those not chosen are
+   released by it, the chosen one (if any) by us. */
+static void selection(void)
+{
+  struct cpucycles_option perf[16];
+  struct cpucycles_trial trials[16];
+  char before[4096], after[4096];
+  int i, n = 0, best;
+
+  for (i = 0; i < cpucycles_noptions && n < 16; ++i)
+    if (is_perf(cpucycles_options[i].name)) perf[n++] = cpucycles_options[i];
+  snapshot(before, sizeof before);
+  best = cpucycles_select(perf, n, 2000000000LL, 0, trials);
+  if (best >= 0 && perf[best].counter->release) perf[best].counter->release();
+  snapshot(after, sizeof after);
+  CHECK(strcmp(before, after) == 0, "selection over the perf counters (chose %s) leaves nothing open",
+        best >= 0 ? perf[best].name : "none");
+}
+
+static int counter_reads;
+
+static unsigned long long no_counter(unsigned int n, void *arg)
+{
+  (void)n;
+  (void)arg;
+  ++counter_reads;
+  return 0;
+}
+
+/* Burns CPU time for the task clock to see. */
+static unsigned long busy(void)
+{
+  volatile unsigned long sink = 0;
+  unsigned long i;
+  for (i = 0; i < 3000000; ++i) sink += i;
+  return sink;
+}
+
+/* A mapped software event (the task clock works without a PMU) goes
+   through the same open, map, fork and close code as the cycle events:
+   its page never names a hardware counter, so reads go to the descriptor,
+   and a forked child must find a page of its own rather than crash on the
+   one the kernel did not copy. */
+static void software(void)
+{
+  struct cpucycles_perf p;
+  char before[4096], during[4096], after[4096];
+  long long t0, t1;
+  int status = -1;
+  pid_t child;
+
+  memset(&p, 0, sizeof p);
+  snapshot(before, sizeof before);
+  if (cpucycles_perf_open_event(&p, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 0,
+                                CPUCYCLES_PERF_MAP) != 0) {
+    printf("skip perf software event: perf_event_open refused it here\n");
+    return;
+  }
+  snapshot(during, sizeof during);
+  CHECK(strcmp(before, during) != 0 && strstr(during, "map:") != 0,
+        "open: a descriptor and a perf mapping more (%s)", during);
+  CHECK(p.n == 1 && p.page[0] != 0 && p.page[0]->index == 0, "software event page: index 0");
+  t0 = cpucycles_perfpage_total(&p, no_counter, 0);
+  (void)busy();
+  t1 = cpucycles_perfpage_total(&p, no_counter, 0);
+  CHECK(t1 > t0 && t0 >= 0 && counter_reads == 0, "index 0: counted through the descriptor (%lld -> %lld)",
+        t0, t1);
+
+  fflush(stdout);
+  child = fork();
+  if (child == 0) {
+    long long c0 = cpucycles_perfpage_total(&p, no_counter, 0), c1;
+    (void)busy();
+    c1 = cpucycles_perfpage_total(&p, no_counter, 0);
+    _exit(p.n == 1 && p.page[0] && c1 > c0 ? 0 : 3);
+  }
+  CHECK(child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) &&
+        WEXITSTATUS(status) == 0, "forked child reads its own event without crashing (status %#x)", status);
+
+  cpucycles_perf_close(&p);
+  snapshot(after, sizeof after);
+  CHECK(strcmp(before, after) == 0, "close: descriptor closed and page unmapped (%s)", after);
+  cpucycles_perf_close(&p);
+  CHECK(p.n == 0, "closing twice is harmless");
+}
+
+static void core_types(void)
+{
+  char root[] = "/tmp/cpucycles-perfclose-XXXXXX";
+  unsigned int t[CPUCYCLES_PERF_MAX] = { 0, 0 };
+
+  CHECK(mkdtemp(root) != 0, "a private root for a fake sysfs");
+  CHECK(cpucycles_perf_core_types(root, t) == 0, "no core PMUs: not hybrid");
+  tree_put(root, "/sys/bus/event_source/devices/cpu/type", "4\n");
+  CHECK(cpucycles_perf_core_types(root, t) == 0, "only the plain cpu PMU: not hybrid");
+  tree_put(root, "/sys/bus/event_source/devices/cpu_core/type", "4\n");
+  tree_put(root, "/sys/bus/event_source/devices/cpu_atom/type", "10\n");
+  CHECK(cpucycles_perf_core_types(root, t) == 2 && t[0] == 4 && t[1] == 10,
+        "hybrid: cpu_core 4 and cpu_atom 10 (%u %u)", t[0], t[1]);
+  tree_put(root, "/sys/bus/event_source/devices/cpu_atom/type", "ten\n");
+  CHECK(cpucycles_perf_core_types(root, t) == 1 && t[0] == 4, "a type that is not a number is passed over");
+  tree_put(root, "/sys/bus/event_source/devices/cpu_atom/type", "4294967296\n");
+  CHECK(cpucycles_perf_core_types(root, t) == 1, "a type beyond 32 bits is passed over");
+  tree_put(root, "/sys/bus/event_source/devices/cpu_atom/type", "");
+  CHECK(cpucycles_perf_core_types(root, t) == 1, "an empty type file is passed over");
+  tree_put(root, "/sys/bus/event_source/devices/cpu_atom/type", "8\n");
+  tree_put(root, "/sys/bus/event_source/devices/cpu_core/type", "\n");
+  CHECK(cpucycles_perf_core_types(root, t) == 1 && t[0] == 8, "only cpu_atom readable: its type (%u)", t[0]);
+  tree_remove(root);
+}
+
+int main(void)
+{
+  each_counter();
+  selection();
+  software();
+  core_types();
+  CHECK_DONE();
+}
