@@ -13,4 +13,8 @@ install test: build/0/config.mk
 clean:
 	rm -rf build
 
-.PHONY: all install test clean
+# Every cross toolchain installed here, each host's suite under qemu-user.
+test-cross:
+	python3 test/cross
+
+.PHONY: all install test clean test-cross
