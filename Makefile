@@ -22,4 +22,8 @@ doc:
 doc-check:
 	python3 autogen/check
 
-.PHONY: all install test clean doc doc-check
+# Every cross toolchain installed here, each host's suite under qemu-user.
+test-cross:
+	python3 test/cross
+
+.PHONY: all install test clean doc doc-check test-cross

@@ -44,6 +44,14 @@ struct cpucycles_counter {
   void (*release)(void);
 };
 
+/* A clock off the core: at hz ticks a second when the hardware or the OS
+   says so, measured against the OS clock when hz is 0 (not known). */
+static inline void cpucycles_setup_rate(struct cpucycles_setup *s, long long hz)
+{
+  s->kind = hz > 0 ? CPUCYCLES_RATE : CPUCYCLES_UNKNOWN_RATE;
+  s->hz = hz > 0 ? hz : 0;
+}
+
 #define COUNTER_DEFINE(read, setup, release) \
   const struct cpucycles_counter COUNTER = { read, setup, release }
 

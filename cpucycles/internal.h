@@ -57,6 +57,8 @@ long long cpucycles_parse_hz(const char *text, size_t len);
 long long cpucycles_parse_khz(const char *text, size_t len);
 long long cpucycles_parse_cpuinfo_line(const char *line, size_t len);
 long long cpucycles_parse_cpuinfo(const char *text, size_t len);
+long long cpucycles_parse_timebase_line(const char *line, size_t len);
+long long cpucycles_cpuinfo_scan(const char *root, long long (*line)(const char *, size_t));
 
 /* tscrate.c: the TSC's rate in hz from CPUID when it is invariant and
    CPUID states it; 0 otherwise (and off x86). */

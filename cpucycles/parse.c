@@ -95,23 +95,33 @@ static int key_is(const char *key, size_t len, const char *want)
   return strlen(want) == len && memcmp(key, want, len) == 0;
 }
 
+/* Splits "key<tabs/spaces>: value": the key's length without its padding,
+   and where the value starts; 0 when there is no colon. */
+static const char *split(const char *line, size_t len, size_t *keylen)
+{
+  const char *colon = memchr(line, ':', len);
+
+  if (!colon) return 0;
+  *keylen = (size_t)(colon - line);
+  while (*keylen > 0 && (line[*keylen - 1] == ' ' || line[*keylen - 1] == '\t')) --*keylen;
+  return colon + 1;
+}
+
 /* One line of /proc/cpuinfo, "key<tabs/spaces>: value", without its newline.
    The keys are those of the architectures that state a clock rate:
    x86 "cpu MHz", LoongArch "CPU MHz", s390x "cpu MHz static",
    powerpc "clock" (value ending in MHz), sparc64 "Cpu0ClkTck" (hex Hz). */
 long long cpucycles_parse_cpuinfo_line(const char *line, size_t len)
 {
-  const char *colon = memchr(line, ':', len), *end = line + len;
+  const char *value, *end = line + len;
   size_t keylen;
 
-  if (!colon) return 0;
-  keylen = (size_t)(colon - line);
-  while (keylen > 0 && (line[keylen - 1] == ' ' || line[keylen - 1] == '\t')) --keylen;
+  if (!(value = split(line, len, &keylen))) return 0;
   if (key_is(line, keylen, "cpu MHz") || key_is(line, keylen, "CPU MHz") ||
       key_is(line, keylen, "cpu MHz static"))
-    return decimal(colon + 1, end, 1000000, 1, 0);
-  if (key_is(line, keylen, "clock")) return decimal(colon + 1, end, 1000000, 1, "MHz");
-  if (key_is(line, keylen, "Cpu0ClkTck")) return hexadecimal(colon + 1, end);
+    return decimal(value, end, 1000000, 1, 0);
+  if (key_is(line, keylen, "clock")) return decimal(value, end, 1000000, 1, "MHz");
+  if (key_is(line, keylen, "Cpu0ClkTck")) return hexadecimal(value, end);
   return 0;
 }
 
@@ -128,4 +138,15 @@ long long cpucycles_parse_cpuinfo(const char *text, size_t len)
     p = nl ? nl + 1 : end;
   }
   return 0;
+}
+
+/* One line of /proc/cpuinfo on PowerPC: "timebase<tab>: <hz>", the rate
+   of the time base that mftb reads. */
+long long cpucycles_parse_timebase_line(const char *line, size_t len)
+{
+  const char *value;
+  size_t keylen;
+
+  if (!(value = split(line, len, &keylen)) || !key_is(line, keylen, "timebase")) return 0;
+  return decimal(value, line + len, 1, 0, 0);
 }

@@ -58,11 +58,12 @@ static long long small_file(const char *root, const char *path,
   return parse(buf, (size_t)n);
 }
 
-/* /proc/cpuinfo, line by line, stopping at the first line with a rate:
-   the kernel produces the file as it is read, so the rest is never made.
-   Lines longer than the buffer carry no rate and are skipped. */
+/* /proc/cpuinfo, line by line, stopping at the first line where `line`
+   finds a value: the kernel produces the file as it is read, so the rest
+   is never made. Lines longer than the buffer carry no rate and are
+   skipped. */
 #define CPUINFO_LIMIT (1L << 20)
-static long long cpuinfo(const char *root)
+long long cpucycles_cpuinfo_scan(const char *root, long long (*line)(const char *, size_t))
 {
   char buf[4096];
   size_t have = 0;
@@ -76,14 +77,14 @@ static long long cpuinfo(const char *root)
     ssize_t r = read(fd, buf + have, sizeof buf - have);
     size_t start = 0, i;
     if (r <= 0) {
-      if (have && !skipping) v = cpucycles_parse_cpuinfo_line(buf, have);
+      if (have && !skipping) v = line(buf, have);
       break;
     }
     total += r;
     have += (size_t)r;
     for (i = 0; i < have && !v; ++i) {
       if (buf[i] != '\n') continue;
-      if (!skipping) v = cpucycles_parse_cpuinfo_line(buf + start, i - start);
+      if (!skipping) v = line(buf + start, i - start);
       skipping = 0;
       start = i + 1;
     }
@@ -117,7 +118,7 @@ long long cpucycles_persecond_estimate(const char *root, const char *env)
                          cpucycles_parse_khz);
   if (!v) v = small_file(root, "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq",
                          cpucycles_parse_khz);
-  if (!v) v = cpuinfo(root);
+  if (!v) v = cpucycles_cpuinfo_scan(root, cpucycles_parse_cpuinfo_line);
 #endif
   if (!v && env) v = cpucycles_parse_hz(env, strlen(env));
   if (!v) v = CPUCYCLES_PERSECOND_DEFAULT;

@@ -57,6 +57,19 @@ static void parsers(void)
   CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHzz\t: 2000")) == 0, "cpuinfo: other key");
   CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz 2000")) == 0, "cpuinfo: no colon");
   CHECK(cpucycles_parse_cpuinfo_line(T("bogomips\t: 4192.03")) == 0, "cpuinfo: bogomips is not a rate");
+  CHECK(cpucycles_parse_cpuinfo_line(T("timebase\t: 512000000")) == 0,
+        "cpuinfo: the PowerPC time base is not the CPU's rate");
+
+  CHECK(cpucycles_parse_timebase_line(T("timebase\t: 512000000")) == 512000000LL, "timebase: POWER9");
+  CHECK(cpucycles_parse_timebase_line(T("timebase : 33333333 ")) == 33333333LL, "timebase: 33 MHz");
+  CHECK(cpucycles_parse_timebase_line(T("timebase\t: 0")) == 0, "timebase: zero");
+  CHECK(cpucycles_parse_timebase_line(T("timebase\t: 512 MHz")) == 0, "timebase: with a unit");
+  CHECK(cpucycles_parse_timebase_line(T("timebase\t: 512000000.5")) == 0, "timebase: fraction");
+  CHECK(cpucycles_parse_timebase_line(T("timebase\t: -512000000")) == 0, "timebase: negative");
+  CHECK(cpucycles_parse_timebase_line(T("timebase 512000000")) == 0, "timebase: no colon");
+  CHECK(cpucycles_parse_timebase_line(T("timebases\t: 512000000")) == 0, "timebase: other key");
+  CHECK(cpucycles_parse_timebase_line(T("clock\t\t: 3800.000000MHz")) == 0, "timebase: clock line ignored");
+  CHECK(cpucycles_parse_timebase_line(T("timebase\t: 5120\0" "00000")) == 0, "timebase: NUL byte inside");
 
   CHECK(cpucycles_parse_cpuinfo(T("processor\t: 0\nvendor_id\t: GenuineIntel\n"
                                    "cpu MHz\t\t: 2096.017\ncache size\t: 16384 KB\n"
@@ -127,6 +140,14 @@ static void chain(void)
   memcpy(big + sizeof big - 25, "\ncpu MHz\t: 1234.5\n", 18);
   put(CPUINFO, big, sizeof big - 7);
   CHECK(cpucycles_persecond_estimate(root, 0) == 1234500000LL, "cpuinfo: a rate after a long line");
+  put(CPUINFO, T("processor\t: 0\ncpu\t\t: POWER9, altivec supported\nclock\t\t: 3800.000000MHz\n"
+                 "revision\t: 2.2 (pvr 004e 1202)\n\ntimebase\t: 512000000\nplatform\t: PowerNV\n"));
+  CHECK(cpucycles_persecond_estimate(root, 0) == 3800000000LL, "POWER cpuinfo: clock is the rate");
+  CHECK(cpucycles_cpuinfo_scan(root, cpucycles_parse_timebase_line) == 512000000LL,
+        "POWER cpuinfo: the time base from the line after the processors");
+  put(CPUINFO, T("processor\t: 0\ncpu MHz\t\t: 2096.017\n"));
+  CHECK(cpucycles_cpuinfo_scan(root, cpucycles_parse_timebase_line) == 0,
+        "x86 cpuinfo (an emulator's host): no time base");
   put(CPUINFO, T("\0\0\0\xff\xfe garbage \x01\n\n::::\n"));
   CHECK(cpucycles_persecond_estimate(root, "1700000000") == 1700000000LL,
         "binary cpuinfo: environment applies");

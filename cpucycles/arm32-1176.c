@@ -1,0 +1,25 @@
+/* arm32-1176: the ARM1176's cycle counter (CCNT) through coprocessor 15,
+   c15/c12/1, as on the first Raspberry Pi. Needs an ARM1176 and user
+   access to its counter, which Linux leaves off (a kernel module turns it
+   on); elsewhere the read raises SIGILL. Only 32 bits wide: the library
+   extends it. */
+#if !defined(__arm__)
+#error "arm32-1176 is for 32-bit ARM"
+#endif
+#include "counter.h"
+
+static long long arm1176_read(void)
+{
+  unsigned int t;
+  __asm__ __volatile__("mrc p15, 0, %0, c15, c12, 1" : "=r"(t));
+  return t;
+}
+
+static int arm1176_setup(struct cpucycles_setup *s)
+{
+  s->kind = CPUCYCLES_CORE;
+  s->only32 = 1;
+  return 0;
+}
+
+COUNTER_DEFINE(arm1176_read, arm1176_setup, 0);
