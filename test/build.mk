@@ -21,7 +21,8 @@ test/bin/library-static: $(SRC)/test/library.c $(LIBA)
 
 test/bin/open: $(SRC)/test/open.c $(PKG)/bin/cpucycles-open
 	@mkdir -p $(@D)
-	$(CC) -I$(SRC)/test -DOPEN_BIN='"$(CURDIR)/$(PKG)/bin/cpucycles-open"' -o $@ $< $(LDFLAGS)
+	$(CC) -I$(SRC)/test -DOPEN_BIN='"$(CURDIR)/$(PKG)/bin/cpucycles-open"' \
+	  -DEMULATOR='"$(RUN)"' -o $@ $< $(LDFLAGS)
 
 test: all $(TEST_BIN)
 	python3 $(SRC)/test/run .
