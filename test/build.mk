@@ -3,9 +3,13 @@
 TEST_BIN = test/bin/select test/bin/persecond test/bin/arith \
            test/bin/library-shared test/bin/library-static
 
+# Robustness (issue 4): threads, signals, fork, hostile environments.
+THREAD_TESTS = test/bin/guard
+TEST_BIN += $(THREAD_TESTS)
+
 test/bin/%: $(SRC)/test/%.c $(LIBA)
 	@mkdir -p $(@D)
-	$(CC) $(INC) -I$(SRC)/test -o $@ $< $(LIBA) $(LDFLAGS)
+	$(CC) $(INC) -I$(SRC)/test -o $@ $< $(LIBA) -pthread $(LDFLAGS)
 
 LIBRARY_DEFS = -DEXPECTED_VERSION='"$(VERSION)"' -DCOUNTERS='"$(COUNTERS)"'
 

@@ -1,5 +1,6 @@
 /* check.h: one line per assertion, "ok ..." or "FAIL ...", counted by
-   test/run. A program that dies mid-way is counted as a failure there. */
+   test/run, or "skip ..." for one that could not run. A program that dies
+   mid-way is counted as a failure there. */
 #ifndef CHECK_H
 #define CHECK_H
 #include <stdio.h>
@@ -15,6 +16,16 @@ static int check_failures;
     printf("\n");                                          \
     fflush(stdout);                                        \
     check_failures += !check_ok_;                          \
+  } while (0)
+
+/* A test that cannot run here (not root, no namespaces, an emulator):
+   said so, and counted as neither passed nor failed. */
+#define SKIP(...)                                          \
+  do {                                                     \
+    printf("skip ");                                       \
+    printf(__VA_ARGS__);                                   \
+    printf("\n");                                          \
+    fflush(stdout);                                        \
   } while (0)
 
 #define CHECK_DONE() return check_failures ? 1 : 0
