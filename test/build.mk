@@ -4,7 +4,8 @@ TEST_BIN = test/bin/select test/bin/persecond test/bin/arith \
            test/bin/library-shared test/bin/library-static
 
 # Robustness (issue 4): threads, signals, fork, hostile environments.
-THREAD_TESTS = test/bin/guard
+THREAD_TESTS = test/bin/guard test/bin/once test/bin/threads
+TEST_BIN += test/bin/fork
 TEST_BIN += $(THREAD_TESTS)
 
 test/bin/%: $(SRC)/test/%.c $(LIBA)
