@@ -61,6 +61,10 @@ long long cpucycles_parse_hz(const char *text, size_t len);
 long long cpucycles_parse_khz(const char *text, size_t len);
 long long cpucycles_parse_cpuinfo_line(const char *line, size_t len);
 long long cpucycles_parse_cpuinfo(const char *text, size_t len);
+/* The longest /proc/cpuinfo line the streaming reader looks at, newline
+   included; longer ones are skipped. get() returns what read() would. */
+#define CPUCYCLES_CPUINFO_LINE 4096
+long long cpucycles_cpuinfo_stream(long (*get)(void *, char *, size_t), void *ctx);
 
 /* select.c: the selection, a function of a table of counters. */
 struct cpucycles_trial {

@@ -5,7 +5,7 @@ TEST_BIN = test/bin/select test/bin/persecond test/bin/arith \
 
 # Robustness (issue 4): threads, signals, fork, hostile environments.
 THREAD_TESTS = test/bin/guard test/bin/once test/bin/threads
-TEST_BIN += test/bin/fork
+TEST_BIN += test/bin/fork test/bin/hostile
 TEST_BIN += $(THREAD_TESTS)
 
 test/bin/%: $(SRC)/test/%.c $(LIBA)
