@@ -10,7 +10,14 @@ build/0/config.mk:
 install test: build/0/config.mk
 	$(MAKE) -C build/0 $@
 
+# Robustness (issue 4): sanitizers and fuzzing, in their own build dirs.
+test-sanitize:
+	sh test/sanitize
+
+fuzz:
+	$(MAKE) -f test/fuzz/fuzz.mk
+
 clean:
 	rm -rf build
 
-.PHONY: all install test clean
+.PHONY: all install test clean test-sanitize fuzz

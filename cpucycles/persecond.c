@@ -94,8 +94,11 @@ long long cpucycles_cpuinfo_stream(long (*get)(void *, char *, size_t), void *ct
     }
     if ((size_t)r > sizeof buf - have) break; /* a broken source */
     total += r;
+    /* What was kept from before holds no newline: scan only the new bytes,
+       so a source giving tiny pieces costs linear time, not quadratic. */
+    i = have;
     have += (size_t)r;
-    for (i = 0; i < have && !v; ++i) {
+    for (; i < have && !v; ++i) {
       if (buf[i] != '\n') continue;
       if (!skipping) v = cpucycles_parse_cpuinfo_line(buf + start, i - start);
       skipping = 0;

@@ -27,3 +27,10 @@ test: all $(TEST_BIN)
 	python3 $(SRC)/test/run .
 
 .PHONY: test
+
+# Only the threading tests (and the library's outside checks): what
+# `make test-sanitize` runs under ThreadSanitizer.
+test-threads: all $(THREAD_TESTS)
+	python3 $(SRC)/test/run .
+
+.PHONY: test-threads

@@ -4,6 +4,7 @@
 #ifndef CHECK_H
 #define CHECK_H
 #include <stdio.h>
+#include <stdlib.h>
 
 static int check_failures;
 
@@ -27,6 +28,15 @@ static int check_failures;
     printf("\n");                                          \
     fflush(stdout);                                        \
   } while (0)
+
+/* How many times to repeat a costly test: `dflt`, or fewer where the
+   environment says so (make test-sanitize does, under ThreadSanitizer). */
+static inline int check_reps(int dflt)
+{
+  const char *e = getenv("CPUCYCLES_TEST_REPS");
+  int n = e ? atoi(e) : 0;
+  return n > 0 && n < dflt ? n : dflt;
+}
 
 #define CHECK_DONE() return check_failures ? 1 : 0
 #endif

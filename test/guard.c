@@ -74,12 +74,12 @@ static volatile int how; /* 0: real fault; 1: SIGSEGV sent to itself */
 static void *fault_in_probe(void *arg)
 {
   struct sigaction now;
-  stack_t ss;
+  stack_t ss, old;
   (void)arg;
   ss.ss_sp = altstack;
   ss.ss_size = sizeof altstack;
   ss.ss_flags = 0;
-  sigaltstack(&ss, 0);
+  sigaltstack(&ss, &old);
   if (stall_await(&in_probe, 10)) {
     sigaction(SIGSEGV, 0, &now);
     guard_was_up = now.sa_sigaction != on_segv;
@@ -89,6 +89,7 @@ static void *fault_in_probe(void *arg)
     }
     pthread_kill(pthread_self(), SIGILL);
   }
+  sigaltstack(&old, 0); /* a sanitizer's runtime may own the one we replaced */
   stall_raise(&fault_done);
   return 0;
 }

@@ -12,7 +12,7 @@
 #include "check.h"
 
 #define THREADS 32
-#define REPS 200
+#define REPS check_reps(200)
 
 static pthread_barrier_t start;
 struct seen {
