@@ -46,7 +46,8 @@ static volatile int segv_calls, segv_in_faulter, segv_addr_ok, segv_code,
 static void on_segv(int sig, siginfo_t *info, void *ctx)
 {
   sigset_t now;
-  char local;
+  /* the frame, not a local's address: a sanitizer may move locals to the heap */
+  char *frame = __builtin_frame_address(0);
   (void)ctx;
   ++segv_calls;
   segv_in_faulter = pthread_equal(pthread_self(), faulter);
@@ -55,7 +56,7 @@ static void on_segv(int sig, siginfo_t *info, void *ctx)
   pthread_sigmask(SIG_BLOCK, 0, &now);
   segv_blocked_self = sigismember(&now, sig);
   segv_blocked_extra = sigismember(&now, SIGUSR2);
-  segv_on_altstack = &local >= altstack && &local < altstack + sizeof altstack;
+  segv_on_altstack = frame >= altstack && frame < altstack + sizeof altstack;
   siglongjmp(recover, 1);
 }
 
