@@ -10,6 +10,13 @@ build/0/config.mk:
 install test: build/0/config.mk
 	$(MAKE) -C build/0 $@
 
+# Robustness (issue 4): sanitizers and fuzzing, in their own build dirs.
+test-sanitize:
+	sh test/sanitize
+
+fuzz:
+	$(MAKE) -f test/fuzz/fuzz.mk
+
 clean:
 	rm -rf build
 
@@ -26,4 +33,4 @@ doc-check:
 test-cross:
 	python3 test/cross
 
-.PHONY: all install test clean doc doc-check test-cross
+.PHONY: all install test clean doc doc-check test-cross test-sanitize fuzz

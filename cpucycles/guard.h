@@ -4,14 +4,18 @@
 #define CPUCYCLES_GUARD_H
 
 #include <setjmp.h>
+#include "internal.h"
 
-/* Turns SIGILL, SIGFPE, SIGBUS and SIGSEGV raised while armed into a jump
-   to cpucycles_guard_jump. Probe as:
+/* Turns SIGILL, SIGFPE, SIGBUS and SIGSEGV raised in the probing thread
+   while it is armed into a jump to cpucycles_guard_jump. Probe as:
      if (sigsetjmp(cpucycles_guard_jump, 1)) { cpucycles_guard_armed = 0; ...it faulted... }
-     cpucycles_guard_armed = 1; ...probe...; cpucycles_guard_armed = 0; */
+     cpucycles_guard_armed = 1; ...probe...; cpucycles_guard_armed = 0;
+   The flag is per thread: the same signals in any other thread, or in this
+   one while disarmed, are handed to whatever the process had installed.
+   begin and end must run in the probing thread, around all its probes. */
 int cpucycles_guard_begin(void);
 void cpucycles_guard_end(void);
 extern sigjmp_buf cpucycles_guard_jump;
-extern volatile int cpucycles_guard_armed;
+extern CPUCYCLES_THREAD_LOCAL volatile int cpucycles_guard_armed;
 
 #endif

@@ -1,5 +1,6 @@
 /* persecond.c: the chain of sources for the cycles-per-second estimate. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,7 +13,8 @@
 #endif
 
 /* Opens root+path only if it is a regular file: a FIFO or a device planted
-   there must not block or feed us forever. */
+   there must not block or feed us forever, and a terminal must not become
+   our controlling one. */
 static int open_regular(const char *root, const char *path)
 {
   char name[4096];
@@ -20,7 +22,8 @@ static int open_regular(const char *root, const char *path)
   int fd, n = snprintf(name, sizeof name, "%s%s", root, path);
 
   if (n < 0 || (size_t)n >= sizeof name) return -1;
-  fd = open(name, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  do fd = open(name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  while (fd < 0 && errno == EINTR);
   if (fd < 0) return -1;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     close(fd);
@@ -29,12 +32,21 @@ static int open_regular(const char *root, const char *path)
   return fd;
 }
 
+/* A signal arriving during the first call must not change the answer. */
+static long read_some(void *fd, char *buf, size_t len)
+{
+  ssize_t r;
+  do r = read(*(int *)fd, buf, len);
+  while (r < 0 && errno == EINTR);
+  return (long)r;
+}
+
 /* Reads up to len bytes, riding out short reads; -1 on error. */
 static long readall(int fd, char *buf, size_t len)
 {
   size_t got = 0;
   while (got < len) {
-    ssize_t r = read(fd, buf + got, len - got);
+    long r = read_some(&fd, buf + got, len - got);
     if (r < 0) return -1;
     if (r == 0) break;
     got += (size_t)r;
@@ -58,31 +70,37 @@ static long long small_file(const char *root, const char *path,
   return parse(buf, (size_t)n);
 }
 
-/* /proc/cpuinfo, line by line, stopping at the first line where `line`
-   finds a value: the kernel produces the file as it is read, so the rest
-   is never made. Lines longer than the buffer carry no rate and are
-   skipped. */
+/* /proc/cpuinfo, line by line as get() hands out pieces of any size,
+   stopping at the first line where `line` finds a value: the kernel
+   produces the file as it is read, so the rest is never made. Lines longer
+   than the buffer carry no rate and are skipped; after CPUINFO_LIMIT bytes
+   we give up. */
 #define CPUINFO_LIMIT (1L << 20)
-long long cpucycles_cpuinfo_scan(const char *root, long long (*line)(const char *, size_t))
+long long cpucycles_cpuinfo_stream(long (*get)(void *, char *, size_t), void *ctx,
+                                   long long (*line)(const char *, size_t))
 {
-  char buf[4096];
+  char buf[CPUCYCLES_CPUINFO_LINE];
   size_t have = 0;
   long total = 0;
   int skipping = 0;
   long long v = 0;
-  int fd = open_regular(root, "/proc/cpuinfo");
 
-  if (fd < 0) return 0;
   while (!v && total < CPUINFO_LIMIT) {
-    ssize_t r = read(fd, buf + have, sizeof buf - have);
+    long r = get(ctx, buf + have, sizeof buf - have);
     size_t start = 0, i;
     if (r <= 0) {
-      if (have && !skipping) v = line(buf, have);
+      /* A last line without newline counts at the end of the file, not
+         when an error cut it short. */
+      if (r == 0 && have && !skipping) v = line(buf, have);
       break;
     }
+    if ((size_t)r > sizeof buf - have) break; /* a broken source */
     total += r;
+    /* What was kept from before holds no newline: scan only the new bytes,
+       so a source giving tiny pieces costs linear time, not quadratic. */
+    i = have;
     have += (size_t)r;
-    for (i = 0; i < have && !v; ++i) {
+    for (; i < have && !v; ++i) {
       if (buf[i] != '\n') continue;
       if (!skipping) v = line(buf + start, i - start);
       skipping = 0;
@@ -100,6 +118,15 @@ long long cpucycles_cpuinfo_scan(const char *root, long long (*line)(const char 
       have = 0;
     }
   }
+  return v;
+}
+
+long long cpucycles_cpuinfo_scan(const char *root, long long (*line)(const char *, size_t))
+{
+  long long v;
+  int fd = open_regular(root, "/proc/cpuinfo");
+  if (fd < 0) return 0;
+  v = cpucycles_cpuinfo_stream(read_some, &fd, line);
   close(fd);
   return v;
 }

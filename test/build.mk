@@ -4,9 +4,14 @@ TEST_BIN = test/bin/select test/bin/persecond test/bin/arith test/bin/chosen \
            test/bin/tscrate test/bin/perfpage test/bin/perfclose test/bin/open \
            test/bin/library-shared test/bin/library-static
 
+# Robustness (issue 4): threads, signals, fork, hostile environments.
+THREAD_TESTS = test/bin/guard test/bin/once test/bin/threads
+TEST_BIN += test/bin/fork test/bin/hostile
+TEST_BIN += $(THREAD_TESTS)
+
 test/bin/%: $(SRC)/test/%.c $(LIBA)
 	@mkdir -p $(@D)
-	$(CC) $(INC) -I$(SRC)/test -o $@ $< $(LIBA) $(LDFLAGS)
+	$(CC) $(INC) -I$(SRC)/test -o $@ $< $(LIBA) -pthread $(LDFLAGS)
 
 LIBRARY_DEFS = -DEXPECTED_VERSION='"$(VERSION)"' -DCOUNTERS='"$(COUNTERS)"'
 
@@ -28,3 +33,10 @@ test: all $(TEST_BIN)
 	python3 $(SRC)/test/run .
 
 .PHONY: test
+
+# Only the threading tests (and the library's outside checks): what
+# `make test-sanitize` runs under ThreadSanitizer.
+test-threads: all $(THREAD_TESTS)
+	python3 $(SRC)/test/run .
+
+.PHONY: test-threads

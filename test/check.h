@@ -1,8 +1,10 @@
 /* check.h: one line per assertion, "ok ..." or "FAIL ...", counted by
-   test/run. A program that dies mid-way is counted as a failure there. */
+   test/run, or "skip ..." for one that could not run. A program that dies
+   mid-way is counted as a failure there. */
 #ifndef CHECK_H
 #define CHECK_H
 #include <stdio.h>
+#include <stdlib.h>
 
 static int check_failures;
 
@@ -16,6 +18,25 @@ static int check_failures;
     fflush(stdout);                                        \
     check_failures += !check_ok_;                          \
   } while (0)
+
+/* A test that cannot run here (not root, no namespaces, an emulator):
+   said so, and counted as neither passed nor failed. */
+#define SKIP(...)                                          \
+  do {                                                     \
+    printf("skip ");                                       \
+    printf(__VA_ARGS__);                                   \
+    printf("\n");                                          \
+    fflush(stdout);                                        \
+  } while (0)
+
+/* How many times to repeat a costly test: `dflt`, or fewer where the
+   environment says so (make test-sanitize does, under ThreadSanitizer). */
+static inline int check_reps(int dflt)
+{
+  const char *e = getenv("CPUCYCLES_TEST_REPS");
+  int n = e ? atoi(e) : 0;
+  return n > 0 && n < dflt ? n : dflt;
+}
 
 #define CHECK_DONE() return check_failures ? 1 : 0
 #endif

@@ -82,6 +82,103 @@ static void parsers(void)
         "cpuinfo: a malformed line is passed over");
 }
 
+/* More malformed input: every parser rejects it, none reads past it. */
+static void hostile_text(void)
+{
+  char spaces[10000];
+  memset(spaces, ' ', sizeof spaces);
+  memcpy(spaces + 5000, "2400000000", 10);
+  CHECK(cpucycles_parse_hz(spaces, sizeof spaces) == 2400000000LL, "hz: a number amid 9990 spaces");
+  spaces[7000] = '\0';
+  CHECK(cpucycles_parse_hz(spaces, sizeof spaces) == 0, "hz: the same with a NUL byte in the spaces");
+  CHECK(cpucycles_parse_hz(T("0x8f0d1800")) == 0, "hz: hexadecimal");
+  CHECK(cpucycles_parse_hz(T("\xff\xfe" "2400000000")) == 0, "hz: bytes above 127 first");
+  CHECK(cpucycles_parse_hz(T("9223372036854775807")) == 0, "hz: 2^63-1");
+  CHECK(cpucycles_parse_hz(T("00000000000000000000002400000000")) == 2400000000LL, "hz: leading zeros");
+  CHECK(cpucycles_parse_khz(T("18446744073709551616")) == 0, "khz: 2^64");
+  CHECK(cpucycles_parse_khz(T("9223372036854776")) == 0, "khz: overflows only once multiplied by 1000");
+  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz\t\t: 12:34")) == 0, "cpuinfo: a second colon");
+  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz\t\t: 1000.000\r")) == 1000000000LL, "cpuinfo: CR before the end");
+  CHECK(cpucycles_parse_cpuinfo_line(T("cpu\0MHz\t\t: 1000")) == 0, "cpuinfo: NUL in the key");
+  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz\t\t: 99999999999999999999.5")) == 0, "cpuinfo: MHz beyond 2^64");
+  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz\t\t: 1000.00000000000000000000000000001")) == 1000000000LL,
+        "cpuinfo: 32 fraction digits");
+  CHECK(cpucycles_parse_cpuinfo_line(T("Cpu0ClkTck\t: ffffffffffffffffffff")) == 0, "cpuinfo: hex beyond 2^64");
+  CHECK(cpucycles_parse_cpuinfo_line(T("Cpu0ClkTck\t: ")) == 0, "cpuinfo: hex with no digits");
+  CHECK(cpucycles_parse_cpuinfo_line(T(":")) == 0, "cpuinfo: only a colon");
+  CHECK(cpucycles_parse_cpuinfo_line(T("")) == 0, "cpuinfo: empty line");
+  CHECK(cpucycles_parse_cpuinfo(T("\n\n\n")) == 0, "cpuinfo: only newlines");
+}
+
+/* A source handing out text in pieces of at most `chunk` bytes, failing
+   with -1 at `fail_at` (if not negative). */
+struct pieces {
+  const char *text;
+  size_t len, at, chunk;
+  long fail_at;
+};
+
+static long next_piece(void *ctx, char *buf, size_t len)
+{
+  struct pieces *p = ctx;
+  size_t n = p->len - p->at;
+  if (p->fail_at >= 0 && p->at >= (size_t)p->fail_at) return -1;
+  if (n > len) n = len;
+  if (n > p->chunk) n = p->chunk;
+  if (p->fail_at >= 0 && p->at + n > (size_t)p->fail_at) n = (size_t)p->fail_at - p->at;
+  memcpy(buf, p->text + p->at, n);
+  p->at += n;
+  return (long)n;
+}
+
+static long long stream(const char *text, size_t len, size_t chunk, long fail_at)
+{
+  struct pieces p;
+  p.text = text;
+  p.len = len;
+  p.at = 0;
+  p.chunk = chunk;
+  p.fail_at = fail_at;
+  return cpucycles_cpuinfo_stream(next_piece, &p, cpucycles_parse_cpuinfo_line);
+}
+
+/* Says more than it was asked for: a reader that trusts it overflows. */
+static long liar(void *ctx, char *buf, size_t len)
+{
+  (void)ctx;
+  (void)buf;
+  return (long)len + 100;
+}
+
+static void streaming(void)
+{
+  static char line[2 * CPUCYCLES_CPUINFO_LINE + 64];
+  const char *file = "processor\t: 0\nvendor_id\t: x\ncpu MHz\t\t: 2096.017\nflags\t: fpu\n";
+  size_t chunk, n;
+  int ok = 1;
+
+  for (chunk = 1; chunk <= 64; ++chunk) ok &= stream(file, strlen(file), chunk, -1) == 2096017000LL;
+  CHECK(ok, "stream: the same rate whatever the size of the pieces (1..64 bytes)");
+  CHECK(stream(T("cpu MHz\t\t: 2500"), 4, -1) == 2500000000LL, "stream: last line without newline, at the end");
+  CHECK(stream(T("cpu MHz\t\t: 2500"), 4, 12) == 0, "stream: a read error cutting the line short: nothing");
+  CHECK(stream(T(""), 4, -1) == 0, "stream: empty");
+  CHECK(cpucycles_cpuinfo_stream(liar, 0, cpucycles_parse_cpuinfo_line) == 0, "stream: a source claiming more than it was asked: nothing");
+
+  /* A line of exactly the buffer's size (newline included) is read; one
+     byte more and it is skipped, and the next line still counts. */
+  n = CPUCYCLES_CPUINFO_LINE - 1;
+  memset(line, ' ', sizeof line);
+  memcpy(line, "cpu MHz : 1234", 14);
+  line[n] = '\n';
+  CHECK(stream(line, n + 1, 4096, -1) == 1234000000LL, "stream: a line of %d bytes with newline is read", (int)n + 1);
+  CHECK(stream(line, n + 1, 7, -1) == 1234000000LL, "stream: and in pieces of 7");
+  line[n] = ' ';
+  line[n + 1] = '\n';
+  memcpy(line + n + 2, "cpu MHz : 999\n", 14);
+  CHECK(stream(line, n + 16, 4096, -1) == 999000000LL, "stream: one byte longer: skipped, the next line counts");
+  CHECK(stream(line, n + 16, 13, -1) == 999000000LL, "stream: and in pieces of 13");
+}
+
 static char root[] = "/tmp/cpucycles-test-XXXXXX";
 
 static void put(const char *path, const char *text, size_t len)
@@ -173,6 +270,8 @@ static void chain(void)
 int main(void)
 {
   parsers();
+  hostile_text();
+  streaming();
   chain();
   CHECK_DONE();
 }
