@@ -13,4 +13,7 @@ install test: build/0/config.mk
 clean:
 	rm -rf build
 
-.PHONY: all install test clean
+bench: build/0/config.mk
+	$(MAKE) -C build/0 bench
+
+.PHONY: all install test clean bench

@@ -57,6 +57,7 @@ install: all
 	sh $(SRC)/scripts-build/install $(PKG) "$(DESTDIR)$(PREFIX)"
 
 -include $(SRC)/test/build.mk
+-include $(SRC)/bench/build.mk
 -include obj/*.d
 
 .PHONY: all install
