@@ -103,8 +103,11 @@ static int penalty(enum cpucycles_kind kind)
 
 /* Everything after the guard point may fault: setup may probe a privileged
    instruction and every read may trap. A fault lands back here with the
-   trial marked as failed. */
-static void trial(const struct cpucycles_counter *c, long long persecond,
+   trial marked as failed. A counter whose kind alone puts its precision
+   at or above beat (the best so far; 0: none) cannot win, since the
+   earlier counter keeps a tie: it is set up, to learn its kind, but not
+   measured. */
+static void trial(const struct cpucycles_counter *c, long long persecond, long long beat,
                   struct cpucycles_trial *t)
 {
   struct cpucycles_setup s;
@@ -122,6 +125,7 @@ static void trial(const struct cpucycles_counter *c, long long persecond,
   if (c->setup(&s) != 0) goto done;
   t->setup_done = 1;
   t->only32 = s.only32 != 0;
+  if (beat > 0 && 1 + penalty(s.kind) >= beat) goto done;
 
   switch (s.kind) {
   case CPUCYCLES_CORE:
@@ -163,10 +167,15 @@ int cpucycles_select(const struct cpucycles_option *options, int n, long long pe
 
   for (i = 0; i < n; ++i) {
     struct cpucycles_trial *t = &trials[i];
+    /* A trace shows every counter's precision, so it measures them all;
+       otherwise the counters that cannot win are skipped, which leaves
+       the choice as it would be and spares a first call the 1000-call
+       tests of OS clocks that a cycle counter has already beaten. */
+    long long beat = trace || best < 0 ? 0 : trials[best].precision;
     /* Without a guard a faulting probe would kill the caller: only the
        counters that cannot fault (the OS clocks) are worth the risk then. */
     if (guarded || strncmp(options[i].name, "default-", 8) == 0)
-      trial(options[i].counter, persecond, t);
+      trial(options[i].counter, persecond, beat, t);
     else
       memset(t, 0, sizeof *t);
     if (t->precision == 0) memset(&t->scale, 0, sizeof t->scale);
