@@ -1,5 +1,6 @@
 /* select.c: measure each compiled counter and pick the best. */
 #define _POSIX_C_SOURCE 200809L
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include "internal.h"
@@ -106,9 +107,9 @@ static int penalty(enum cpucycles_kind kind)
    trial marked as failed. A counter whose kind alone puts its precision
    at or above beat (the best so far; 0: none) cannot win, since the
    earlier counter keeps a tie: it is set up, to learn its kind, but not
-   measured. */
+   measured. mask is the signal mask of the guarded selection. */
 static void trial(const struct cpucycles_counter *c, long long persecond, long long beat,
-                  struct cpucycles_trial *t)
+                  const sigset_t *mask, struct cpucycles_trial *t)
 {
   struct cpucycles_setup s;
   long long step, hz, tickrate;
@@ -116,8 +117,12 @@ static void trial(const struct cpucycles_counter *c, long long persecond, long l
 
   memset(t, 0, sizeof *t);
   memset(&s, 0, sizeof s);
-  if (sigsetjmp(cpucycles_guard_jump, 1)) {
+  /* Saving the mask here would cost a system call per counter; a fault,
+     which leaves the handler by a jump with its signal still blocked, puts
+     back the one mask saved for the whole selection instead. */
+  if (sigsetjmp(cpucycles_guard_jump, 0)) {
     cpucycles_guard_armed = 0;
+    sigprocmask(SIG_SETMASK, mask, 0);
     t->precision = 0;
     return;
   }
@@ -163,7 +168,13 @@ int cpucycles_select(const struct cpucycles_option *options, int n, long long pe
                      int trace, struct cpucycles_trial *trials)
 {
   int i, best = -1;
+  sigset_t mask;
   int guarded = cpucycles_guard_begin() == 0;
+
+  if (guarded && sigprocmask(SIG_SETMASK, 0, &mask) != 0) {
+    cpucycles_guard_end();
+    guarded = 0;
+  }
 
   for (i = 0; i < n; ++i) {
     struct cpucycles_trial *t = &trials[i];
@@ -175,7 +186,7 @@ int cpucycles_select(const struct cpucycles_option *options, int n, long long pe
     /* Without a guard a faulting probe would kill the caller: only the
        counters that cannot fault (the OS clocks) are worth the risk then. */
     if (guarded || strncmp(options[i].name, "default-", 8) == 0)
-      trial(options[i].counter, persecond, beat, t);
+      trial(options[i].counter, persecond, beat, &mask, t);
     else
       memset(t, 0, sizeof *t);
     if (t->precision == 0) memset(&t->scale, 0, sizeof t->scale);

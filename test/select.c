@@ -69,7 +69,8 @@ static const struct cpucycles_counter
   c_step7 = { step7_read, core, release_ok },
   c_counted_os = { counted_os_read, osclock_ns, counted_release },
   c_counted_24mhz = { counted_24mhz_read, unknown, counted_release },
-  c_step150 = { step150_read, core, 0 };
+  c_step150 = { step150_read, core, 0 },
+  c_segv_again = { segv_read, core, 0 };
 
 enum { SIGILL_, SEGV, DOWN, FROZEN, REFUSE, WRAP, MHZ24, ODD, OSCLOCK, OFFCORE, STEP7, N };
 
@@ -152,6 +153,17 @@ int main(void)
     struct cpucycles_trial t2[2];
     CHECK(cpucycles_select(two, 2, PERSECOND, 0, t2) == 0, "equal precision: the earlier counter wins");
     CHECK(cpucycles_select(none, 2, PERSECOND, 0, t2) == -1, "nothing works: no choice");
+  }
+
+  /* After a fault the same signal must be caught again: a handler left by
+     a jump keeps its signal blocked unless the mask is put back, and a
+     blocked SIGSEGV from a fault kills the process. */
+  {
+    const struct cpucycles_option faults[3] = {
+      { "segv", &c_segv_again }, { "segv-again", &c_segv_again }, { "step7", &c_step7 } };
+    struct cpucycles_trial t3[3];
+    CHECK(cpucycles_select(faults, 3, PERSECOND, 0, t3) == 2 && t3[0].precision == 0 &&
+          t3[1].precision == 0, "two segfaulting counters in a row are both dropped");
   }
 
   /* Untraced, a counter whose kind alone keeps it from beating the best so
