@@ -136,28 +136,31 @@ static int run(char **argv, char *out, size_t len)
   return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
-/* The first call's time in PROCESSES fresh processes, in microseconds, and
-   the hot path through the shared library from one more. */
+/* The first call's wall and CPU time in PROCESSES fresh processes, in
+   microseconds, and the hot path through the shared library from one more. */
 static int first_calls(char **child, int nchild, struct bench_summary *first,
-                       struct bench_summary *hot, struct bench_summary *hot_mean)
+                       struct bench_summary *first_cpu, struct bench_summary *hot,
+                       struct bench_summary *hot_mean)
 {
   char **argv = calloc((size_t)nchild + 2, sizeof *argv);
-  double us[PROCESSES];
+  double us[PROCESSES], cpu_us[PROCESSES];
   char out[256];
   int i;
 
   if (!argv) return -1;
   memcpy(argv, child, (size_t)nchild * sizeof *argv);
   for (i = 0; i < PROCESSES; ++i) {
-    long long ns;
-    if (run(argv, out, sizeof out) != 0 || sscanf(out, "first %lld", &ns) != 1) {
+    long long ns, cpu_ns;
+    if (run(argv, out, sizeof out) != 0 || sscanf(out, "first %lld %lld", &ns, &cpu_ns) != 2) {
       fprintf(stderr, "bench: %s did not report a first call\n", child[nchild - 1]);
       free(argv);
       return -1;
     }
     us[i] = (double)ns / 1000;
+    cpu_us[i] = (double)cpu_ns / 1000;
   }
   bench_summarize(us, PROCESSES, first);
+  bench_summarize(cpu_us, PROCESSES, first_cpu);
   argv[nchild] = "hot";
   if (run(argv, out, sizeof out) != 0 ||
       sscanf(out, "%*[^\n]\nhot %lf %lf %lf", &hot->median, &hot->iqr, &hot_mean->median) != 3) {
@@ -192,7 +195,7 @@ int main(int argc, char **argv)
 {
   struct source src[MAX_OPTIONS];
   struct figures floor_f, api_f;
-  struct bench_summary first_s, hot_s, hot_mean;
+  struct bench_summary first_s, first_cpu, hot_s, hot_mean;
   int n = cpucycles_noptions < MAX_OPTIONS ? cpucycles_noptions : MAX_OPTIONS;
   long long persecond;
   int i, r, have_first;
@@ -251,7 +254,7 @@ int main(int argc, char **argv)
 #endif
   bench_summarize(api_f.samples, SAMPLES, &api_f.s);
   bench_summarize(api_f.means, BENCH_ROUNDS, &api_f.mean);
-  have_first = first_calls(argv + 1, argc - 1, &first_s, &hot_s, &hot_mean) == 0;
+  have_first = first_calls(argv + 1, argc - 1, &first_s, &first_cpu, &hot_s, &hot_mean) == 0;
 
   cpu_model(model, sizeof model);
   if (uname(&u) != 0) strcpy(u.machine, "unknown");
@@ -279,10 +282,14 @@ int main(int argc, char **argv)
   if (have_first) {
     row("cpucycles() shared", "", "", &hot_s, &hot_mean);
     printf("\nfirst call of cpucycles() in %d fresh processes (shared library,\n"
-           "timed inside each with CLOCK_MONOTONIC): median ", PROCESSES);
+           "timed inside each): wall (CLOCK_MONOTONIC) median ", PROCESSES);
     bench_print_figure(stdout, first_s.median);
     printf(" us, IQR ");
     bench_print_figure(stdout, first_s.iqr);
+    printf(" us;\nCPU time of the thread (CLOCK_THREAD_CPUTIME_ID) median ");
+    bench_print_figure(stdout, first_cpu.median);
+    printf(" us, IQR ");
+    bench_print_figure(stdout, first_cpu.iqr);
     printf(" us\n");
   }
   printf("\n");
@@ -307,6 +314,8 @@ int main(int argc, char **argv)
     figure_line(text, &hot_s, &hot_mean, "cycles");
     snprintf(text, sizeof text, "firstcall link=shared processes=%d timing=inside", PROCESSES);
     figure_line(text, &first_s, 0, "microseconds");
+    snprintf(text, sizeof text, "firstcall-cpu link=shared processes=%d timing=inside", PROCESSES);
+    figure_line(text, &first_cpu, 0, "microseconds");
   }
 #ifdef BENCH_FLOOR
   {
