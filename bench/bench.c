@@ -16,7 +16,7 @@
    gettimeofday) has a median that is a whole number of steps; the mean of
    each round (its span over its length) resolves below a step, and the
    median of those means is reported beside it. */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* getloadavg */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,6 +201,7 @@ int main(int argc, char **argv)
   int i, r, have_first;
   struct utsname u;
   char model[256], text[96];
+  double load = -1;
 
   if (argc < 2) {
     fprintf(stderr, "usage: bench [RUNNER...] FIRST\n");
@@ -209,6 +210,8 @@ int main(int argc, char **argv)
   /* The library's own estimate, from the same chain it uses for itself,
      without making the selection in this process yet. */
   persecond = cpucycles_persecond_estimate("", getenv("cpucyclespersecond"));
+  /* Other processes' load changes every figure here; it is reported. */
+  if (getloadavg(&load, 1) != 1) load = -1;
 
   for (i = 0; i < n; ++i) {
     src[i].name = cpucycles_options[i].name;
@@ -260,7 +263,8 @@ int main(int argc, char **argv)
   if (uname(&u) != 0) strcpy(u.machine, "unknown");
   printf("libcpucycles %s bench on %s (%s), %ld CPUs online\n", cpucycles_version(), model,
          u.machine, sysconf(_SC_NPROCESSORS_ONLN));
-  printf("persecond %lld, chosen %s\n\n", cpucycles_persecond(), cpucycles_implementation());
+  printf("persecond %lld, chosen %s, load average %.2f at the start\n\n", cpucycles_persecond(),
+         cpucycles_implementation(), load);
   printf("back-to-back differences in cycles, %d rounds of %d per source\n"
          "(mean: the median over rounds of each round's mean difference):\n",
          BENCH_ROUNDS, BENCH_READS);
@@ -294,6 +298,7 @@ int main(int argc, char **argv)
   }
   printf("\n");
 
+  printf("bench load=%.2f\n", load);
   for (i = 0; i < n; ++i) {
     if (!src[i].f.samples) {
       printf("bench counter=%s works=no\n", src[i].name);
