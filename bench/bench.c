@@ -17,20 +17,20 @@
    each round (its span over its length) resolves below a step, and the
    median of those means is reported beside it. */
 #define _DEFAULT_SOURCE /* getloadavg */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <cpucycles.h>
 #include "internal.h"
+#include "child.h"
 #include "floor.h"
 #include "stats.h"
 
 #define SAMPLES (BENCH_ROUNDS * BENCH_READS)
 #define PROCESSES 31
+#define CHILD_SECONDS 60
 #define MAX_OPTIONS 64
 
 /* The targets of issue 7 for this benchmark; missing them is reported, not
@@ -99,43 +99,6 @@ static void figure_line(const char *what, const struct bench_summary *s,
   printf(" unit=%s\n", unit);
 }
 
-/* Runs argv once and returns its output (at most len-1 bytes) in out, or
-   -1 when it cannot be run or fails. */
-static int run(char **argv, char *out, size_t len)
-{
-  int fd[2], status;
-  size_t got = 0;
-  pid_t pid;
-
-  if (pipe(fd) != 0) return -1;
-  pid = fork();
-  if (pid < 0) {
-    close(fd[0]);
-    close(fd[1]);
-    return -1;
-  }
-  if (pid == 0) {
-    close(fd[0]);
-    if (dup2(fd[1], 1) < 0) _exit(127);
-    close(fd[1]);
-    execvp(argv[0], argv);
-    _exit(127);
-  }
-  close(fd[1]);
-  for (;;) {
-    ssize_t r = read(fd[0], out + got, len - 1 - got);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) break;
-    got += (size_t)r;
-    if (got == len - 1) break;
-  }
-  out[got] = 0;
-  close(fd[0]);
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return -1;
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
-}
-
 /* The first call's wall and CPU time in PROCESSES fresh processes, in
    microseconds, and the hot path through the shared library from one more. */
 static int first_calls(char **child, int nchild, struct bench_summary *first,
@@ -151,7 +114,8 @@ static int first_calls(char **child, int nchild, struct bench_summary *first,
   memcpy(argv, child, (size_t)nchild * sizeof *argv);
   for (i = 0; i < PROCESSES; ++i) {
     long long ns, cpu_ns;
-    if (run(argv, out, sizeof out) != 0 || sscanf(out, "first %lld %lld", &ns, &cpu_ns) != 2) {
+    if (bench_child(argv, out, sizeof out, CHILD_SECONDS) != 0 ||
+        sscanf(out, "first %lld %lld", &ns, &cpu_ns) != 2) {
       fprintf(stderr, "bench: %s did not report a first call\n", child[nchild - 1]);
       free(argv);
       return -1;
@@ -162,7 +126,7 @@ static int first_calls(char **child, int nchild, struct bench_summary *first,
   bench_summarize(us, PROCESSES, first);
   bench_summarize(cpu_us, PROCESSES, first_cpu);
   argv[nchild] = "hot";
-  if (run(argv, out, sizeof out) != 0 ||
+  if (bench_child(argv, out, sizeof out, CHILD_SECONDS) != 0 ||
       sscanf(out, "%*[^\n]\nhot %lf %lf %lf", &hot->median, &hot->iqr, &hot_mean->median) != 3) {
     fprintf(stderr, "bench: %s did not report the hot path\n", child[nchild - 1]);
     free(argv);

@@ -4,10 +4,11 @@
 
 BENCH_BIN = bench/bin/bench bench/bin/first
 
-bench/bin/bench: $(SRC)/bench/bench.c $(SRC)/bench/stats.c $(SRC)/bench/stats.h \
-                 $(SRC)/bench/floor.h $(LIBA)
+bench/bin/bench: $(SRC)/bench/bench.c $(SRC)/bench/child.c $(SRC)/bench/child.h \
+                 $(SRC)/bench/stats.c $(SRC)/bench/stats.h $(SRC)/bench/floor.h $(LIBA)
 	@mkdir -p $(@D)
-	$(CC) $(INC) -o $@ $(SRC)/bench/bench.c $(SRC)/bench/stats.c $(LIBA) $(LDFLAGS)
+	$(CC) $(INC) -o $@ $(SRC)/bench/bench.c $(SRC)/bench/child.c $(SRC)/bench/stats.c \
+	  $(LIBA) $(LDFLAGS)
 
 bench/bin/first: $(SRC)/bench/first.c $(SRC)/bench/stats.c $(SRC)/bench/stats.h \
                  $(LIBSO) $(PKG)/lib/libcpucycles.so
