@@ -158,7 +158,10 @@ static void cpu_model(char *model, size_t len)
 int main(int argc, char **argv)
 {
   struct source src[MAX_OPTIONS];
-  struct figures floor_f, api_f;
+  struct figures api_f;
+#ifdef BENCH_FLOOR
+  struct figures floor_f;
+#endif
   struct bench_summary first_s, first_cpu, hot_s, hot_mean;
   int n = cpucycles_noptions < MAX_OPTIONS ? cpucycles_noptions : MAX_OPTIONS;
   long long persecond;
@@ -202,7 +205,9 @@ int main(int argc, char **argv)
     }
 
   cpucycles(); /* the selection, outside the measurement */
+#ifdef BENCH_FLOOR
   floor_f.samples = samples_or_die();
+#endif
   api_f.samples = samples_or_die();
   for (r = 0; r < BENCH_ROUNDS; ++r) {
     double *x;
