@@ -29,8 +29,11 @@ doc:
 doc-check:
 	python3 autogen/check
 
+bench: build/0/config.mk
+	$(MAKE) -C build/0 bench
+
 # Every cross toolchain installed here, each host's suite under qemu-user.
 test-cross:
 	python3 test/cross
 
-.PHONY: all install test clean doc doc-check test-cross test-sanitize fuzz
+.PHONY: all install test clean doc doc-check test-cross test-sanitize fuzz bench

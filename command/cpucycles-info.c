@@ -1,12 +1,52 @@
 /* cpucycles-info: what the library chose on this machine, and how it
    behaves: the selection trace, the cycles-per-second estimate, the spread
-   of back-to-back readings, and cycles per second as observed against the
-   OS clock over growing busy loops. */
+   of back-to-back readings, cycles per second as observed against the OS
+   clock over growing busy loops, and notes on what that means for a user's
+   measurements. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <cpucycles.h>
+
+/* What the counters of the documented list count, by name: the library
+   keeps its kinds to itself (it exports only its API), and a user reading
+   a number needs to know which of these it is. */
+enum kind { UNKNOWN, CORE, CORE_KERNEL, OFFCORE, OSCLOCK, NONE };
+
+static const struct {
+  const char *name;
+  enum kind kind;
+} kinds[] = {
+  { "amd64-pmc", CORE }, { "arm64-pmc", CORE }, { "arm32-cortex", CORE },
+  { "arm32-1176", CORE }, { "mips64-cc", CORE }, { "riscv32-rdcycle", CORE },
+  { "riscv64-rdcycle", CORE }, { "sparc64-rdtick", CORE },
+  { "default-perfevent", CORE_KERNEL },
+  { "amd64-tsc", OFFCORE }, { "amd64-tscasm", OFFCORE }, { "x86-tsc", OFFCORE },
+  { "x86-tscasm", OFFCORE }, { "arm64-vct", OFFCORE }, { "ppc32-mftb", OFFCORE },
+  { "ppc64-mftb", OFFCORE }, { "s390x-stckf", OFFCORE }, { "default-mach", OFFCORE },
+  { "default-monotonic", OSCLOCK }, { "default-gettimeofday", OSCLOCK },
+  { "default-zero", NONE },
+};
+
+static const char *const kind_text[] = {
+  "is a counter this cpucycles-info does not know: whether it counts core cycles is not known",
+  "counts core cycles: the clock of the core it runs on, at whatever frequency that runs",
+  "counts core cycles of this thread, read through the kernel (a system call per reading)",
+  "counts an off-core clock at a fixed rate: core cycles only while the core runs at that rate",
+  "counts an OS clock, converted to cycles with the estimate: as good as the estimate",
+  "is no counter: every reading is 0",
+};
+
+static enum kind kind_of(const char *name)
+{
+  size_t i;
+  for (i = 0; i < sizeof kinds / sizeof kinds[0]; ++i)
+    if (strcmp(kinds[i].name, name) == 0) return kinds[i].kind;
+  return UNKNOWN;
+}
 
 #define DIFFS 64
 
@@ -38,32 +78,82 @@ static void median(void)
 }
 
 /* Both clock readings are truncated to whole microseconds, so the true
-   elapsed time lies strictly between us-1 and us+1: the two bounds. */
-static void observed(void)
+   elapsed time lies strictly between us-1 and us+1: the two bounds. The
+   bounds of the longest loop are kept in lo and hi (0 when no line). */
+static volatile long long sink; /* keeps the busy loop from being optimized away */
+
+static void observed(long long *lo, long long *hi)
 {
   long long loops;
+  *lo = *hi = 0;
   for (loops = 1024; loops <= 1048576; loops *= 2) {
-    volatile long long sink = 0;
     long long i, us, cycles;
     long long us0 = microseconds(), c0 = cpucycles();
     for (i = 0; i < loops; ++i) sink += i;
     cycles = cpucycles() - c0;
     us = microseconds() - us0;
     if (us < 3) continue;
-    printf("cpucycles observed persecond %lld...%lld with %lld loops %lld microseconds\n",
-           cycles * 1000000 / (us + 1), (cycles * 1000000 + us - 2) / (us - 1), loops, us);
+    *lo = cycles * 1000000 / (us + 1);
+    *hi = (cycles * 1000000 + us - 2) / (us - 1);
+    printf("cpucycles observed persecond %lld...%lld with %lld loops %lld microseconds\n", *lo,
+           *hi, loops, us);
   }
+}
+
+/* Observed and estimated cycles per second disagree when the estimate lies
+   outside the observed bounds widened by this fraction. */
+#define DISAGREE 0.05
+
+/* What the numbers above mean for someone measuring with this counter. */
+static void notes(const char *impl, long long persecond, long long lo, long long hi)
+{
+  enum kind kind = kind_of(impl);
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+  printf("cpucycles note %s %s\n", impl, kind_text[kind]);
+  if (kind == NONE) {
+    printf("cpucycles note no counter works here, so there is nothing to observe\n");
+  } else if (kind == OSCLOCK) {
+    printf("cpucycles note observed cycles per second follow the estimate by construction, since "
+           "the counter is scaled by it: they cannot show frequency scaling here\n");
+  } else if (lo <= 0) {
+    printf("cpucycles note no busy loop ran long enough to compare cycles per second with the "
+           "estimate\n");
+  } else if ((double)persecond < (double)lo * (1 - DISAGREE) ||
+             (double)persecond > (double)hi * (1 + DISAGREE)) {
+    printf("cpucycles note observed %lld...%lld cycles per second disagree with the estimate "
+           "%lld by more than %.0f%%: frequency scaling or turbo is at work (or the estimate "
+           "is off), %s\n", lo, hi, persecond, DISAGREE * 100,
+           kind == CORE || kind == CORE_KERNEL ? "so cycles do not convert to time at the estimated rate"
+                             : "so this clock's ticks are not the core's cycles");
+  } else {
+    printf("cpucycles note observed %lld...%lld cycles per second agree with the estimate %lld "
+           "within %.0f%%: %s\n", lo, hi, persecond, DISAGREE * 100,
+           kind == OFFCORE || kind == UNKNOWN
+               ? "the clock runs at the estimated rate, but whether the core does too (no "
+                 "turbo, no scaling) an off-core clock cannot show"
+               : "no sign of frequency scaling during these loops");
+  }
+  printf("cpucycles note results vary when the process migrates between cores (%ld online "
+         "here): counters of different cores may be offset or run at different rates, and "
+         "caches start cold\n", cpus);
+  printf("cpucycles note for steady numbers pin the process to one core (taskset -c 1 ...), "
+         "fix the frequency (performance governor, turbo off), and take the median of many "
+         "runs\n");
 }
 
 int main(void)
 {
+  long long lo, hi;
+
   printf("cpucycles version %s\n", cpucycles_version());
   fflush(stdout);
   cpucycles_tracesetup();
   printf("cpucycles persecond %lld\n", cpucycles_persecond());
   printf("cpucycles implementation %s\n", cpucycles_implementation());
   median();
-  observed();
+  observed(&lo, &hi);
+  notes(cpucycles_implementation(), cpucycles_persecond(), lo, hi);
   if (fflush(stdout) != 0 || ferror(stdout)) {
     perror("cpucycles-info: writing output");
     return 1;

@@ -86,7 +86,7 @@ long long cpucycles_tscrate(void);
 
 /* select.c: the selection, a function of a table of counters. */
 struct cpucycles_trial {
-  long long precision;        /* 0: the counter did not work */
+  long long precision;        /* 0: it did not work, or, untraced, it could not win */
   struct cpucycles_scale scale;
   int scaled;                 /* the scale is not exactly 1 */
   int only32;

@@ -1,5 +1,6 @@
 /* select.c: measure each compiled counter and pick the best. */
 #define _POSIX_C_SOURCE 200809L
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include "internal.h"
@@ -19,22 +20,28 @@ static long long reading(long long (*read)(void), struct cpucycles_extend32 *e,
 
 /* The smallest nonzero difference between adjacent readings of a run of
    CALLS readings that never decreases and increases at least once; 0 when
-   all TRIES runs fail. */
+   all TRIES runs fail. Differences are taken as the readings arrive rather
+   than from an array of them: 8 KB less stack is one or two page faults
+   less in a first call, and a run that decreases is failed at once. */
 static long long smallest_step(long long (*read)(void), int only32, long long tickrate)
 {
-  long long t[CALLS];
   struct cpucycles_extend32 e;
   int try, i;
 
   for (try = 0; try < TRIES; ++try) {
-    long long step = 0;
+    long long step = 0, previous, now, d;
     int ok = 1;
     if (only32) cpucycles_extend32_start(&e, (unsigned int)read(), cpucycles_os_ns());
-    for (i = 0; i < CALLS; ++i) t[i] = reading(read, only32 ? &e : 0, tickrate);
-    for (i = 1; i < CALLS && ok; ++i) {
-      long long d = t[i] - t[i - 1];
-      if (d < 0) ok = 0;
-      else if (d > 0 && (step == 0 || d < step)) step = d;
+    previous = reading(read, only32 ? &e : 0, tickrate);
+    for (i = 1; i < CALLS; ++i) {
+      now = reading(read, only32 ? &e : 0, tickrate);
+      d = now - previous;
+      if (d < 0) {
+        ok = 0;
+        break;
+      }
+      if (d > 0 && (step == 0 || d < step)) step = d;
+      previous = now;
     }
     if (ok && step > 0) return step;
   }
@@ -103,9 +110,12 @@ static int penalty(enum cpucycles_kind kind)
 
 /* Everything after the guard point may fault: setup may probe a privileged
    instruction and every read may trap. A fault lands back here with the
-   trial marked as failed. */
-static void trial(const struct cpucycles_counter *c, long long persecond,
-                  struct cpucycles_trial *t)
+   trial marked as failed. A counter whose kind alone puts its precision
+   at or above beat (the best so far; 0: none) cannot win, since the
+   earlier counter keeps a tie: it is set up, to learn its kind, but not
+   measured. mask is the signal mask of the guarded selection. */
+static void trial(const struct cpucycles_counter *c, long long persecond, long long beat,
+                  const sigset_t *mask, struct cpucycles_trial *t)
 {
   struct cpucycles_setup s;
   long long step, hz, tickrate;
@@ -113,8 +123,12 @@ static void trial(const struct cpucycles_counter *c, long long persecond,
 
   memset(t, 0, sizeof *t);
   memset(&s, 0, sizeof s);
-  if (sigsetjmp(cpucycles_guard_jump, 1)) {
+  /* Saving the mask here would cost a system call per counter; a fault,
+     which leaves the handler by a jump with its signal still blocked, puts
+     back the one mask saved for the whole selection instead. */
+  if (sigsetjmp(cpucycles_guard_jump, 0)) {
     cpucycles_guard_armed = 0;
+    sigprocmask(SIG_SETMASK, mask, 0);
     t->precision = 0;
     return;
   }
@@ -122,6 +136,7 @@ static void trial(const struct cpucycles_counter *c, long long persecond,
   if (c->setup(&s) != 0) goto done;
   t->setup_done = 1;
   t->only32 = s.only32 != 0;
+  if (beat > 0 && 1 + penalty(s.kind) >= beat) goto done;
 
   switch (s.kind) {
   case CPUCYCLES_CORE:
@@ -159,14 +174,25 @@ int cpucycles_select(const struct cpucycles_option *options, int n, long long pe
                      int trace, struct cpucycles_trial *trials)
 {
   int i, best = -1;
+  sigset_t mask;
   int guarded = cpucycles_guard_begin() == 0;
+
+  if (guarded && sigprocmask(SIG_SETMASK, 0, &mask) != 0) {
+    cpucycles_guard_end();
+    guarded = 0;
+  }
 
   for (i = 0; i < n; ++i) {
     struct cpucycles_trial *t = &trials[i];
+    /* A trace shows every counter's precision, so it measures them all;
+       otherwise the counters that cannot win are skipped, which leaves
+       the choice as it would be and spares a first call the 1000-call
+       tests of OS clocks that a cycle counter has already beaten. */
+    long long beat = trace || best < 0 ? 0 : trials[best].precision;
     /* Without a guard a faulting probe would kill the caller: only the
        counters that cannot fault (the OS clocks) are worth the risk then. */
     if (guarded || strncmp(options[i].name, "default-", 8) == 0)
-      trial(options[i].counter, persecond, t);
+      trial(options[i].counter, persecond, beat, &mask, t);
     else
       memset(t, 0, sizeof *t);
     if (t->precision == 0) memset(&t->scale, 0, sizeof t->scale);

@@ -35,7 +35,7 @@ $(LIBA): $(LIB_OBJ)
 
 $(LIBSO): $(LIB_OBJ)
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,libcpucycles.so.1 -o $@ $(LIB_OBJ) $(LDFLAGS)
+	$(CC) -shared -Wl,-z,now -Wl,-soname,libcpucycles.so.1 -o $@ $(LIB_OBJ) $(LDFLAGS)
 
 $(PKG)/lib/libcpucycles.so: $(LIBSO)
 	ln -sf libcpucycles.so.1 $@
@@ -72,6 +72,7 @@ install: all
 	sh $(SRC)/scripts-build/install $(PKG) "$(DESTDIR)$(PREFIX)"
 
 -include $(SRC)/test/build.mk
+-include $(SRC)/bench/build.mk
 -include obj/*.d
 
 .PHONY: all install

@@ -44,6 +44,13 @@ static int wrap_setup(struct cpucycles_setup *s)
   s->only32 = 1;
   return 0;
 }
+/* Counted: reads and releases of the counters that cannot win below. */
+static int counted_reads, counted_released;
+static long long counted_os_read(void) { ++counted_reads; return cpucycles_os_ns(); }
+static long long counted_24mhz_read(void) { ++counted_reads; return cpucycles_os_ns() * 24 / 1000; }
+static void counted_release(void) { ++counted_released; }
+static long long step150_value;
+static long long step150_read(void) { return step150_value += 150; }
 static void release_segv(void) { ++released_segv; }
 static void release_ok(void) { ++released_ok; }
 static void release_failed(void) { ++released_failed; }
@@ -59,7 +66,11 @@ static const struct cpucycles_counter
   c_odd = { odd_read, unknown, 0 },
   c_osclock = { os_read, osclock_ns, 0 },
   c_offcore = { offcore_read, offcore, 0 },
-  c_step7 = { step7_read, core, release_ok };
+  c_step7 = { step7_read, core, release_ok },
+  c_counted_os = { counted_os_read, osclock_ns, counted_release },
+  c_counted_24mhz = { counted_24mhz_read, unknown, counted_release },
+  c_step150 = { step150_read, core, 0 },
+  c_segv_again = { segv_read, core, 0 };
 
 enum { SIGILL_, SEGV, DOWN, FROZEN, REFUSE, WRAP, MHZ24, ODD, OSCLOCK, OFFCORE, STEP7, N };
 
@@ -142,6 +153,40 @@ int main(void)
     struct cpucycles_trial t2[2];
     CHECK(cpucycles_select(two, 2, PERSECOND, 0, t2) == 0, "equal precision: the earlier counter wins");
     CHECK(cpucycles_select(none, 2, PERSECOND, 0, t2) == -1, "nothing works: no choice");
+  }
+
+  /* After a fault the same signal must be caught again: a handler left by
+     a jump keeps its signal blocked unless the mask is put back, and a
+     blocked SIGSEGV from a fault kills the process. */
+  {
+    const struct cpucycles_option faults[3] = {
+      { "segv", &c_segv_again }, { "segv-again", &c_segv_again }, { "step7", &c_step7 } };
+    struct cpucycles_trial t3[3];
+    CHECK(cpucycles_select(faults, 3, PERSECOND, 0, t3) == 2 && t3[0].precision == 0 &&
+          t3[1].precision == 0, "two segfaulting counters in a row are both dropped");
+  }
+
+  /* Untraced, a counter whose kind alone keeps it from beating the best so
+     far is set up and released but never read; traced, it is measured. */
+  {
+    const struct cpucycles_option three[3] = {
+      { "step7", &c_step7 }, { "counted-os", &c_counted_os }, { "counted-24mhz", &c_counted_24mhz } };
+    const struct cpucycles_option close[2] = { { "step150", &c_step150 }, { "offcore", &c_offcore } };
+    struct cpucycles_trial t3[3];
+    counted_reads = counted_released = 0;
+    CHECK(cpucycles_select(three, 3, PERSECOND, 0, t3) == 0, "untraced: the on-core counter wins");
+    CHECK(counted_reads == 0, "untraced: an OS clock and a clock of unknown rate cannot beat "
+          "precision 7 and are never read (%d reads)", counted_reads);
+    CHECK(t3[1].precision == 0 && t3[2].precision == 0 && counted_released == 2,
+          "untraced: they show precision 0 and are released (%d releases)", counted_released);
+    counted_reads = 0;
+    CHECK(cpucycles_select(three, 3, PERSECOND, 1, t3) == 0, "traced: the same choice");
+    CHECK(counted_reads >= 2000 && t3[1].precision >= 202 && t3[2].precision >= 200,
+          "traced: both are measured (%d reads, precisions %lld and %lld)", counted_reads,
+          t3[1].precision, t3[2].precision);
+    CHECK(cpucycles_select(close, 2, PERSECOND, 0, t3) == 1 && t3[1].precision == 107,
+          "untraced: an off-core counter that can beat precision 150 is measured and wins (%lld)",
+          t3[1].precision);
   }
   CHECK_DONE();
 }

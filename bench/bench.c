@@ -1,0 +1,314 @@
+/* bench.c: what a reading costs, counter by counter, and what the first
+   call costs in a fresh process.
+
+   Usage: bench [RUNNER...] FIRST, where FIRST is bench/bin/first (run as
+   RUNNER... FIRST, so an emulator prefix works).
+
+   Every counter compiled for this host goes through the library's own
+   selection, alone, so it is set up under the signal guard and must pass
+   the monotonicity test before it is read here; those that fail are
+   listed and skipped. Readings are taken back to back, in rounds that
+   alternate between sources so that a burst of noise from the rest of the
+   machine lands on all of them alike; the report is the median and the
+   interquartile range of the differences, in cycles (scaled counters are
+   scaled as the library would). A counter that ticks in steps coarser than
+   a read (the TSC of some virtual machines, the microseconds of
+   gettimeofday) has a median that is a whole number of steps; the mean of
+   each round (its span over its length) resolves below a step, and the
+   median of those means is reported beside it. */
+#define _DEFAULT_SOURCE /* getloadavg */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <cpucycles.h>
+#include "internal.h"
+#include "child.h"
+#include "floor.h"
+#include "stats.h"
+
+#define SAMPLES (BENCH_ROUNDS * BENCH_READS)
+#define PROCESSES 31
+#define CHILD_SECONDS 60
+#define MAX_OPTIONS 64
+
+/* The targets of issue 7 for this benchmark; missing them is reported, not
+   an error: a loaded machine misses them without the library being wrong. */
+#define TARGET_GAP_CYCLES 1.0
+#define TARGET_FIRST_US 150.0
+
+static long long readings[BENCH_READS + 1];
+
+/* Where the measured figures of one source go. */
+struct figures {
+  double *samples;
+  double means[BENCH_ROUNDS];
+  struct bench_summary s, mean;
+};
+
+/* A counter of the table, measured alone. */
+struct source {
+  const char *name;
+  struct cpucycles_trial trial;
+  double scale;
+  struct figures f;
+};
+
+
+static double *samples_or_die(void)
+{
+  double *p = malloc(SAMPLES * sizeof *p);
+  if (!p) {
+    fprintf(stderr, "bench: out of memory\n");
+    exit(1);
+  }
+  return p;
+}
+
+static void row(const char *name, const char *precision, const char *scaling,
+                const struct bench_summary *s, const struct bench_summary *mean)
+{
+  printf("  %-24s %9s %12s", name, precision, scaling);
+  if (!s) {
+    printf("  does not work here\n");
+    return;
+  }
+  printf("\t");
+  bench_print_figure(stdout, s->median);
+  printf("\t");
+  bench_print_figure(stdout, s->iqr);
+  printf("\t");
+  if (mean) bench_print_figure(stdout, mean->median);
+  printf("\n");
+}
+
+/* One machine-readable line; mean (the median of the round means) only
+   where there are rounds. */
+static void figure_line(const char *what, const struct bench_summary *s,
+                        const struct bench_summary *mean, const char *unit)
+{
+  printf("bench %s median=", what);
+  bench_print_figure(stdout, s->median);
+  printf(" iqr=");
+  bench_print_figure(stdout, s->iqr);
+  if (mean) {
+    printf(" mean=");
+    bench_print_figure(stdout, mean->median);
+  }
+  printf(" unit=%s\n", unit);
+}
+
+/* The first call's wall and CPU time in PROCESSES fresh processes, in
+   microseconds, and the hot path through the shared library from one more. */
+static int first_calls(char **child, int nchild, struct bench_summary *first,
+                       struct bench_summary *first_cpu, struct bench_summary *hot,
+                       struct bench_summary *hot_mean)
+{
+  char **argv = calloc((size_t)nchild + 2, sizeof *argv);
+  double us[PROCESSES], cpu_us[PROCESSES];
+  char out[256];
+  int i;
+
+  if (!argv) return -1;
+  memcpy(argv, child, (size_t)nchild * sizeof *argv);
+  for (i = 0; i < PROCESSES; ++i) {
+    long long ns, cpu_ns;
+    if (bench_child(argv, out, sizeof out, CHILD_SECONDS) != 0 ||
+        sscanf(out, "first %lld %lld", &ns, &cpu_ns) != 2) {
+      fprintf(stderr, "bench: %s did not report a first call\n", child[nchild - 1]);
+      free(argv);
+      return -1;
+    }
+    us[i] = (double)ns / 1000;
+    cpu_us[i] = (double)cpu_ns / 1000;
+  }
+  bench_summarize(us, PROCESSES, first);
+  bench_summarize(cpu_us, PROCESSES, first_cpu);
+  argv[nchild] = "hot";
+  if (bench_child(argv, out, sizeof out, CHILD_SECONDS) != 0 ||
+      sscanf(out, "%*[^\n]\nhot %lf %lf %lf", &hot->median, &hot->iqr, &hot_mean->median) != 3) {
+    fprintf(stderr, "bench: %s did not report the hot path\n", child[nchild - 1]);
+    free(argv);
+    return -1;
+  }
+  free(argv);
+  return 0;
+}
+
+/* The "model name" line of /proc/cpuinfo, to say what was measured. */
+static void cpu_model(char *model, size_t len)
+{
+  char line[512];
+  FILE *f = fopen("/proc/cpuinfo", "r");
+
+  snprintf(model, len, "unknown cpu");
+  if (!f) return;
+  while (fgets(line, sizeof line, f)) {
+    char *colon = strchr(line, ':');
+    if (strncmp(line, "model name", 10) == 0 && colon) {
+      snprintf(model, len, "%s", colon + 2);
+      model[strcspn(model, "\n")] = 0;
+      break;
+    }
+  }
+  fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+  struct source src[MAX_OPTIONS];
+  struct figures api_f;
+#ifdef BENCH_FLOOR
+  struct figures floor_f;
+#endif
+  struct bench_summary first_s, first_cpu, hot_s, hot_mean;
+  int n = cpucycles_noptions < MAX_OPTIONS ? cpucycles_noptions : MAX_OPTIONS;
+  long long persecond;
+  int i, r, have_first;
+  struct utsname u;
+  char model[256], text[96];
+  double load = -1;
+
+  if (argc < 2) {
+    fprintf(stderr, "usage: bench [RUNNER...] FIRST\n");
+    return 1;
+  }
+  /* The library's own estimate, from the same chain it uses for itself,
+     without making the selection in this process yet. */
+  persecond = cpucycles_persecond_estimate("", getenv("cpucyclespersecond"));
+  /* Other processes' load changes every figure here; it is reported. */
+  if (getloadavg(&load, 1) != 1) load = -1;
+
+  for (i = 0; i < n; ++i) {
+    src[i].name = cpucycles_options[i].name;
+    src[i].f.samples = 0;
+    if (cpucycles_select(&cpucycles_options[i], 1, persecond, 0, &src[i].trial) != 0) continue;
+    src[i].scale = cpucycles_scale_value(&src[i].trial.scale);
+    src[i].f.samples = samples_or_die();
+  }
+  for (r = 0; r < BENCH_ROUNDS; ++r)
+    for (i = 0; i < n; ++i) {
+      double *x = src[i].f.samples + r * BENCH_READS;
+      if (!src[i].f.samples) continue;
+      BENCH_DIFFS(x, readings, BENCH_READS, src[i].scale, src[i].trial.only32,
+                  cpucycles_options[i].counter->read());
+      src[i].f.means[r] = bench_mean(x, BENCH_READS);
+    }
+  /* Given back before cpucycles() sets up its own choice, which may be one
+     of these with the same file-level state. */
+  for (i = 0; i < n; ++i)
+    if (src[i].f.samples) {
+      if (cpucycles_options[i].counter->release) cpucycles_options[i].counter->release();
+      bench_summarize(src[i].f.samples, SAMPLES, &src[i].f.s);
+      bench_summarize(src[i].f.means, BENCH_ROUNDS, &src[i].f.mean);
+    }
+
+  cpucycles(); /* the selection, outside the measurement */
+#ifdef BENCH_FLOOR
+  floor_f.samples = samples_or_die();
+#endif
+  api_f.samples = samples_or_die();
+  for (r = 0; r < BENCH_ROUNDS; ++r) {
+    double *x;
+#ifdef BENCH_FLOOR
+    x = floor_f.samples + r * BENCH_READS;
+    BENCH_DIFFS(x, readings, BENCH_READS, 1.0, 0, bench_floor_read());
+    floor_f.means[r] = bench_mean(x, BENCH_READS);
+#endif
+    x = api_f.samples + r * BENCH_READS;
+    BENCH_DIFFS(x, readings, BENCH_READS, 1.0, 0, cpucycles());
+    api_f.means[r] = bench_mean(x, BENCH_READS);
+  }
+#ifdef BENCH_FLOOR
+  bench_summarize(floor_f.samples, SAMPLES, &floor_f.s);
+  bench_summarize(floor_f.means, BENCH_ROUNDS, &floor_f.mean);
+#endif
+  bench_summarize(api_f.samples, SAMPLES, &api_f.s);
+  bench_summarize(api_f.means, BENCH_ROUNDS, &api_f.mean);
+  have_first = first_calls(argv + 1, argc - 1, &first_s, &first_cpu, &hot_s, &hot_mean) == 0;
+
+  cpu_model(model, sizeof model);
+  if (uname(&u) != 0) strcpy(u.machine, "unknown");
+  printf("libcpucycles %s bench on %s (%s), %ld CPUs online\n", cpucycles_version(), model,
+         u.machine, sysconf(_SC_NPROCESSORS_ONLN));
+  printf("persecond %lld, chosen %s, load average %.2f at the start\n\n", cpucycles_persecond(),
+         cpucycles_implementation(), load);
+  printf("back-to-back differences in cycles, %d rounds of %d per source\n"
+         "(mean: the median over rounds of each round's mean difference):\n",
+         BENCH_ROUNDS, BENCH_READS);
+  printf("  %-24s %9s %12s\t%s\t%s\t%s\n", "source", "precision", "scaling", "median", "IQR",
+         "mean");
+  for (i = 0; i < n; ++i) {
+    char precision[32];
+    snprintf(precision, sizeof precision, "%lld", src[i].trial.precision);
+    snprintf(text, sizeof text, "%f", src[i].f.samples ? src[i].scale : 0.0);
+    row(src[i].name, src[i].f.samples ? precision : "-", src[i].f.samples ? text : "-",
+        src[i].f.samples ? &src[i].f.s : 0, &src[i].f.mean);
+  }
+#ifdef BENCH_FLOOR
+  row(BENCH_FLOOR " (floor)", "", "", &floor_f.s, &floor_f.mean);
+#else
+  printf("  %-24s no inline floor on this architecture\n", "floor");
+#endif
+  row("cpucycles() static", "", "", &api_f.s, &api_f.mean);
+  if (have_first) {
+    row("cpucycles() shared", "", "", &hot_s, &hot_mean);
+    printf("\nfirst call of cpucycles() in %d fresh processes (shared library,\n"
+           "timed inside each): wall (CLOCK_MONOTONIC) median ", PROCESSES);
+    bench_print_figure(stdout, first_s.median);
+    printf(" us, IQR ");
+    bench_print_figure(stdout, first_s.iqr);
+    printf(" us;\nCPU time of the thread (CLOCK_THREAD_CPUTIME_ID) median ");
+    bench_print_figure(stdout, first_cpu.median);
+    printf(" us, IQR ");
+    bench_print_figure(stdout, first_cpu.iqr);
+    printf(" us\n");
+  }
+  printf("\n");
+
+  printf("bench load=%.2f\n", load);
+  for (i = 0; i < n; ++i) {
+    if (!src[i].f.samples) {
+      printf("bench counter=%s works=no\n", src[i].name);
+      continue;
+    }
+    snprintf(text, sizeof text, "counter=%s", src[i].name);
+    figure_line(text, &src[i].f.s, &src[i].f.mean, "cycles");
+  }
+#ifdef BENCH_FLOOR
+  figure_line("floor=" BENCH_FLOOR, &floor_f.s, &floor_f.mean, "cycles");
+#else
+  printf("bench floor=none\n");
+#endif
+  snprintf(text, sizeof text, "cpucycles=%s link=static", cpucycles_implementation());
+  figure_line(text, &api_f.s, &api_f.mean, "cycles");
+  if (have_first) {
+    snprintf(text, sizeof text, "cpucycles=%s link=shared", cpucycles_implementation());
+    figure_line(text, &hot_s, &hot_mean, "cycles");
+    snprintf(text, sizeof text, "firstcall link=shared processes=%d timing=inside", PROCESSES);
+    figure_line(text, &first_s, 0, "microseconds");
+    snprintf(text, sizeof text, "firstcall-cpu link=shared processes=%d timing=inside", PROCESSES);
+    figure_line(text, &first_cpu, 0, "microseconds");
+  }
+#ifdef BENCH_FLOOR
+  {
+    /* The worse of the two links, on the mean: the median of a counter
+       with coarse steps cannot show a difference below a step. */
+    double gap = api_f.mean.median - floor_f.mean.median;
+    if (have_first && hot_mean.median - floor_f.mean.median > gap)
+      gap = hot_mean.median - floor_f.mean.median;
+    printf("bench target=cpucycles-floor gap=");
+    bench_print_figure(stdout, gap);
+    printf(" limit=%g met=%s unit=cycles\n", TARGET_GAP_CYCLES,
+           gap <= TARGET_GAP_CYCLES ? "yes" : "no");
+  }
+#endif
+  if (have_first) {
+    printf("bench target=firstcall median=");
+    bench_print_figure(stdout, first_s.median);
+    printf(" limit=%g met=%s unit=microseconds\n", TARGET_FIRST_US,
+           first_s.median <= TARGET_FIRST_US ? "yes" : "no");
+  }
+  return have_first ? 0 : 1;
+}

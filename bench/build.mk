@@ -1,0 +1,22 @@
+# bench/build.mk: `make bench`, included by scripts-build/build.mk. The
+# benchmark links the static library to reach the table of counters; the
+# first-call program links the shared one, as most users do.
+
+BENCH_BIN = bench/bin/bench bench/bin/first
+
+bench/bin/bench: $(SRC)/bench/bench.c $(SRC)/bench/child.c $(SRC)/bench/child.h \
+                 $(SRC)/bench/stats.c $(SRC)/bench/stats.h $(SRC)/bench/floor.h $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) $(INC) -o $@ $(SRC)/bench/bench.c $(SRC)/bench/child.c $(SRC)/bench/stats.c \
+	  $(LIBA) $(LDFLAGS)
+
+bench/bin/first: $(SRC)/bench/first.c $(SRC)/bench/stats.c $(SRC)/bench/stats.h \
+                 $(LIBSO) $(PKG)/lib/libcpucycles.so
+	@mkdir -p $(@D)
+	$(CC) -I$(PKG)/include -o $@ $(SRC)/bench/first.c $(SRC)/bench/stats.c \
+	  -L$(PKG)/lib -lcpucycles -Wl,-rpath,$(CURDIR)/$(PKG)/lib $(LDFLAGS)
+
+bench: all $(BENCH_BIN)
+	$(RUN) bench/bin/bench $(RUN) bench/bin/first
+
+.PHONY: bench
