@@ -20,13 +20,16 @@ static const struct {
   const char *name;
   enum kind kind;
 } kinds[] = {
-  { "amd64-pmc", CORE }, { "arm64-pmc", CORE }, { "arm32-cortex", CORE },
+  { "amd64-perfpmcff", CORE }, { "amd64-perfpmc", CORE }, { "amd64-pmcff", CORE },
+  { "arm64-perfpmc", CORE }, { "riscv32-perfrdcycle", CORE }, { "riscv64-perfrdcycle", CORE },
+  { "arm64-pmc", CORE }, { "arm32-cortex", CORE },
   { "arm32-1176", CORE }, { "mips64-cc", CORE }, { "riscv32-rdcycle", CORE },
   { "riscv64-rdcycle", CORE }, { "sparc64-rdtick", CORE },
   { "default-perfevent", CORE_KERNEL },
   { "amd64-tsc", OFFCORE }, { "amd64-tscasm", OFFCORE }, { "x86-tsc", OFFCORE },
   { "x86-tscasm", OFFCORE }, { "arm64-vct", OFFCORE }, { "ppc32-mftb", OFFCORE },
   { "ppc64-mftb", OFFCORE }, { "s390x-stckf", OFFCORE }, { "default-mach", OFFCORE },
+  { "loong64-rdtime", OFFCORE },
   { "default-monotonic", OSCLOCK }, { "default-gettimeofday", OSCLOCK },
   { "default-zero", NONE },
 };
