@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <cpucycles.h>
 #include "check.h"
+#include "forkable.h"
 #include "fds.h"
 
 int main(void)
@@ -16,6 +17,8 @@ int main(void)
   const char *name;
   int status = -1, opened, inherited;
   pid_t pid;
+
+  SKIP_UNLESS_FORK_WORKS("fork tests");
 
   fds_list(&before);
   name = cpucycles_implementation();

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "check.h"
+#include "forkable.h"
 #include "internal.h"
 #include "stall.h"
 
@@ -232,6 +233,7 @@ static void resethand(void)
 
 int main(void)
 {
+  SKIP_UNLESS_FORK_WORKS("guard tests");
   page = mmap(0, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   CHECK(page != MAP_FAILED, "an inaccessible page to fault on");
   handlers_called();

@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include <cpucycles.h>
 #include "check.h"
+#include "forkable.h"
 #include "fds.h"
 
 #define DEFAULT 2399987654LL
@@ -303,6 +304,7 @@ static void namespace_cases(void)
 
 int main(void)
 {
+  SKIP_UNLESS_FORK_WORKS("hostile-environment tests");
   seccomp_cases();
   namespace_cases();
   CHECK_DONE();

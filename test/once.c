@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <cpucycles.h>
 #include "check.h"
+#include "forkable.h"
 #include "internal.h"
 #include "stall.h"
 
@@ -277,6 +278,7 @@ static void cancel(void)
 
 int main(void)
 {
+  SKIP_UNLESS_FORK_WORKS("first-call tests");
   race();
   reentry();
   fork_midway();

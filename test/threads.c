@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <cpucycles.h>
 #include "check.h"
+#include "forkable.h"
 
 #define THREADS 32
 #define REPS check_reps(200)
@@ -73,6 +74,8 @@ static int count_lines(FILE *f, const char *prefix)
 int main(void)
 {
   int r, failed = 0, bits = 0, traced_once = 0;
+
+  SKIP_UNLESS_FORK_WORKS("thread tests");
   for (r = 0; r < REPS; ++r) {
     FILE *trace = tmpfile();
     int status = -1;
