@@ -263,6 +263,30 @@ static int plant(const char *path, const struct file *f, int unreadable)
   return ok ? 0 : -1;
 }
 
+/* qemu-sparc64 (and qemu for a few other targets) answers an open of
+   /proc/cpuinfo with a text of its own, whatever the mount namespace
+   holds: then the planted file is not what the library reads, and the
+   scene cannot be staged. */
+static int sees_planted_cpuinfo(const struct file *f)
+{
+  char buf[64];
+  ssize_t n;
+  int fd = open("/proc/cpuinfo", O_RDONLY);
+  if (f->kind == ABSENT) {
+    if (fd >= 0) close(fd);
+    return fd < 0;
+  }
+  if (f->kind != TEXT) {
+    if (fd >= 0) close(fd);
+    return 1;
+  }
+  if (fd < 0) return 0;
+  n = read(fd, buf, sizeof buf);
+  close(fd);
+  if (n < 0) return 0;
+  return (size_t)n == (f->len < sizeof buf ? f->len : sizeof buf) && memcmp(buf, f->text, (size_t)n) == 0;
+}
+
 static int stage(const void *arg)
 {
   const struct scene *s = arg;
@@ -277,6 +301,7 @@ static int stage(const void *arg)
       plant("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", &s->maxf, s->unreadable) ||
       plant("/proc/cpuinfo", &s->cpuinfo, s->unreadable))
     return -1;
+  if (!s->unreadable && !sees_planted_cpuinfo(&s->cpuinfo)) return -1;
   if (s->unreadable && (setgid(65534) != 0 || setuid(65534) != 0)) return -1;
   if (s->env) setenv("cpucyclespersecond", s->env, 1);
   else unsetenv("cpucyclespersecond");
@@ -294,7 +319,7 @@ static void namespace_cases(void)
   for (i = 0; i < sizeof scenes / sizeof scenes[0]; ++i) {
     const struct scene *s = &scenes[i];
     struct outcome o;
-    if (!run_case(s->what, stage, s, "no private mount namespace here (a container or an emulator?)", &o))
+    if (!run_case(s->what, stage, s, "no private mount namespace here, or an emulator that supplies its own /proc/cpuinfo", &o))
       continue;
     CHECK(o.persecond == s->expect && o.decreases == 0 && o.increases > 0 && o.fds_opened == uses_perf(o.name),
           "%s: persecond %lld (want %lld), %s, %d descriptors kept", s->what, o.persecond, s->expect,
