@@ -28,59 +28,89 @@ static int tracing;
    selecting thread was not copied, so this process must select itself. */
 #define DONE (-1)
 static int owner;
-/* Set in the selecting thread: a signal handler that interrupts the
-   selection and calls us must not wait for itself. */
-static CPUCYCLES_THREAD_LOCAL volatile int selecting_here;
+/* The same for the estimate, which the selection computes only when a
+   counter needs it. */
+static int persecond_owner;
+/* Set in the thread running either: a signal handler that interrupts it
+   and calls us must not wait for itself. */
+static CPUCYCLES_THREAD_LOCAL volatile int busy_here;
 
 #define MAX_OPTIONS 64
+
+static long long estimate(void)
+{
+  return cpucycles_persecond_estimate("", getenv("cpucyclespersecond"));
+}
 
 static void select_counter(void)
 {
   struct cpucycles_trial trials[MAX_OPTIONS];
+  struct cpucycles_persecond_source ps = { 0, estimate };
   int n = cpucycles_noptions < MAX_OPTIONS ? cpucycles_noptions : MAX_OPTIONS;
   long long (*read)(void) = zero;
-  long long persecond;
   const char *name = "default-zero";
   int best, cancel;
 
   /* A cancellation point inside (open, read, printf) would leave every
      other thread waiting for a selection that never ends. */
   pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
-  selecting_here = 1;
-  persecond = cpucycles_persecond_estimate("", getenv("cpucyclespersecond"));
-  best = cpucycles_select(cpucycles_options, n, persecond, tracing, trials);
+  busy_here = 1;
+  best = cpucycles_select_from(cpucycles_options, n, &ps, tracing, trials);
   if (best >= 0) {
+    const struct cpucycles_trial *t = &trials[best];
     name = cpucycles_options[best].name;
-    read = cpucycles_chosen(cpucycles_options[best].counter->read, &trials[best], persecond);
+    read = cpucycles_chosen(cpucycles_options[best].counter->read, t,
+                            t->scaled || t->only32 ? cpucycles_persecond_of(&ps) : 0);
   }
   chosen_name = name;
-  chosen_persecond = persecond;
+  /* The selection asked for the estimate only if a counter needed it;
+     otherwise cpucycles_persecond() will, on its first call. */
+  if (ps.value) {
+    chosen_persecond = ps.value;
+    __atomic_store_n(&persecond_owner, DONE, __ATOMIC_RELEASE);
+  }
   __atomic_store_n(&cpucycles, read, __ATOMIC_RELEASE);
   __atomic_store_n(&owner, DONE, __ATOMIC_RELEASE);
-  selecting_here = 0;
+  busy_here = 0;
   pthread_setcancelstate(cancel, &cancel);
 }
 
-/* Any number of threads may arrive here at once: one selects, the others
-   wait for it, and all leave with the same counter. Returns 0 only to a
-   signal handler running inside this thread's own selection, which must
+static void estimate_persecond(void)
+{
+  int cancel;
+  pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
+  busy_here = 1;
+  chosen_persecond = estimate();
+  __atomic_store_n(&persecond_owner, DONE, __ATOMIC_RELEASE);
+  busy_here = 0;
+  pthread_setcancelstate(cancel, &cancel);
+}
+
+/* Any number of threads may arrive here at once: one runs work (which
+   ends by storing DONE in *state), the others wait for it. Returns 0 only
+   to a signal handler running inside this thread's own work, which must
    make do with the defaults. */
-static int ready(void)
+static int once(int *state, void (*work)(void))
 {
   for (;;) {
-    int seen = __atomic_load_n(&owner, __ATOMIC_ACQUIRE), me;
+    int seen = __atomic_load_n(state, __ATOMIC_ACQUIRE), me;
     if (seen == DONE) return 1;
-    if (selecting_here) return 0;
+    if (busy_here) return 0;
     me = (int)getpid();
     if (seen == me) {
       sched_yield();
       continue;
     }
-    if (__atomic_compare_exchange_n(&owner, &seen, me, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-      select_counter();
+    if (__atomic_compare_exchange_n(state, &seen, me, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+      work();
       return 1;
     }
   }
+}
+
+static int ready(void)
+{
+  return once(&owner, select_counter);
 }
 
 static long long first_call(void)
@@ -91,7 +121,7 @@ static long long first_call(void)
 
 long long cpucycles_persecond(void)
 {
-  if (!ready()) return CPUCYCLES_PERSECOND_DEFAULT;
+  if (!ready() || !once(&persecond_owner, estimate_persecond)) return CPUCYCLES_PERSECOND_DEFAULT;
   return chosen_persecond;
 }
 

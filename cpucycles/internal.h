@@ -94,6 +94,18 @@ struct cpucycles_trial {
 };
 int cpucycles_select(const struct cpucycles_option *options, int n, long long persecond,
                      int trace, struct cpucycles_trial *trials);
+/* The estimate as a selection needs it: value when known, else fn() is
+   asked the first time a counter needs it, and its answer kept. A cycle
+   counter that wins on its own never needs it, and a first call is spared
+   reading the files behind it. */
+struct cpucycles_persecond_source {
+  long long value;
+  long long (*fn)(void);
+};
+long long cpucycles_persecond_of(struct cpucycles_persecond_source *ps);
+int cpucycles_select_from(const struct cpucycles_option *options, int n,
+                          struct cpucycles_persecond_source *ps, int trace,
+                          struct cpucycles_trial *trials);
 long long cpucycles_measure_rate(long long (*read)(void), int only32);
 
 /* chosen.c: the read that cpucycles points at once selection is done. */

@@ -25,11 +25,18 @@
    type (0: whichever PMU the generic hardware event lands on). Kernels and
    hypervisors differ in which exclusions they accept, so every combination
    is tried, most exclusive first. */
+/* Set once the kernel has said there is no hardware cycle event here
+   (ENOENT, ENODEV) or no perf_event at all (ENOSYS): three counters ask
+   during one selection, and the answer does not change. */
+static int no_hardware, no_perf;
+
 static int open_one(unsigned int type, unsigned long long config, unsigned int pmu,
                     unsigned long long config1, int inherit)
 {
   struct perf_event_attr attr;
   int kernel, hv;
+
+  if (no_perf || (type == PERF_TYPE_HARDWARE && no_hardware)) return -1;
 
   for (kernel = 1; kernel >= 0; --kernel)
     for (hv = 1; hv >= 0; --hv) {
@@ -47,6 +54,8 @@ static int open_one(unsigned int type, unsigned long long config, unsigned int p
       /* No such event, no such PMU, no perf_event at all: no exclusion
          changes that, and three more refused calls per counter were ~10 us
          of a first call in a VM without a PMU. */
+      if (errno == ENOSYS) no_perf = 1;
+      if ((errno == ENOENT || errno == ENODEV) && type == PERF_TYPE_HARDWARE) no_hardware = 1;
       if (errno == ENOENT || errno == ENODEV || errno == ENOSYS) return -1;
     }
   return -1;
@@ -116,12 +125,25 @@ static void drop(struct cpucycles_perf *p, int unmap)
   p->n = 0;
 }
 
+/* This machine's core PMUs, looked up once: three counters open cycle
+   events during one selection, and each sysfs lookup of a first call is
+   a cold path walk of several microseconds. */
+static int machine_core_types(unsigned int types[CPUCYCLES_PERF_MAX])
+{
+  static unsigned int known[CPUCYCLES_PERF_MAX];
+  static int n = -1;
+  int i;
+  if (n < 0) n = cpucycles_perf_core_types("", known);
+  for (i = 0; i < n; ++i) types[i] = known[i];
+  return n;
+}
+
 static int open_events(struct cpucycles_perf *p)
 {
   unsigned int types[CPUCYCLES_PERF_MAX];
   int i, n = 0;
 
-  if (p->type == PERF_TYPE_HARDWARE) n = cpucycles_perf_core_types("", types);
+  if (p->type == PERF_TYPE_HARDWARE) n = machine_core_types(types);
   p->n = 0;
   for (i = 0; i < (n ? n : 1); ++i) {
     void *page;

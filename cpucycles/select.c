@@ -114,12 +114,11 @@ static int penalty(enum cpucycles_kind kind)
    at or above beat (the best so far; 0: none) cannot win, since the
    earlier counter keeps a tie: it is set up, to learn its kind, but not
    measured. mask is the signal mask of the guarded selection. */
-static void trial(const struct cpucycles_counter *c, long long persecond, long long beat,
-                  const sigset_t *mask, struct cpucycles_trial *t)
+static void trial(const struct cpucycles_counter *c, struct cpucycles_persecond_source *ps,
+                  long long beat, const sigset_t *mask, struct cpucycles_trial *t)
 {
   struct cpucycles_setup s;
-  long long step, hz, tickrate;
-  double factor;
+  long long step, hz, tickrate = 0;
 
   memset(t, 0, sizeof *t);
   memset(&s, 0, sizeof s);
@@ -145,20 +144,24 @@ static void trial(const struct cpucycles_counter *c, long long persecond, long l
     break;
   case CPUCYCLES_RATE:
   case CPUCYCLES_OSCLOCK:
-    if (s.hz <= 0 || cpucycles_scale_from_ratio(&t->scale, (double)persecond / (double)s.hz))
+    if (s.hz <= 0 ||
+        cpucycles_scale_from_ratio(&t->scale, (double)cpucycles_persecond_of(ps) / (double)s.hz))
       goto done;
     break;
   case CPUCYCLES_UNKNOWN_RATE:
     hz = cpucycles_measure_rate(c->read, t->only32);
-    if (hz <= 0 || cpucycles_scale_snap(&t->scale, (double)persecond / (double)hz)) goto done;
+    if (hz <= 0 || cpucycles_scale_snap(&t->scale, (double)cpucycles_persecond_of(ps) / (double)hz))
+      goto done;
     break;
   default:
     goto done;
   }
   t->scaled = !(t->scale.whole == 1 && t->scale.frac == 0);
-  factor = cpucycles_scale_value(&t->scale);
-  tickrate = (long long)((double)persecond / factor);
-  if (tickrate < 1) tickrate = 1;
+  /* Only the 32-bit extension needs the counter's own rate. */
+  if (t->only32) {
+    tickrate = (long long)((double)cpucycles_persecond_of(ps) / cpucycles_scale_value(&t->scale));
+    if (tickrate < 1) tickrate = 1;
+  }
 
   step = smallest_step(c->read, t->only32, tickrate);
   if (step > 0) {
@@ -170,8 +173,22 @@ done:
   cpucycles_guard_armed = 0;
 }
 
+long long cpucycles_persecond_of(struct cpucycles_persecond_source *ps)
+{
+  if (!ps->value && ps->fn) ps->value = ps->fn();
+  return ps->value;
+}
+
 int cpucycles_select(const struct cpucycles_option *options, int n, long long persecond,
                      int trace, struct cpucycles_trial *trials)
+{
+  struct cpucycles_persecond_source ps = { persecond, 0 };
+  return cpucycles_select_from(options, n, &ps, trace, trials);
+}
+
+int cpucycles_select_from(const struct cpucycles_option *options, int n,
+                          struct cpucycles_persecond_source *ps, int trace,
+                          struct cpucycles_trial *trials)
 {
   int i, best = -1;
   sigset_t mask;
@@ -192,7 +209,7 @@ int cpucycles_select(const struct cpucycles_option *options, int n, long long pe
     /* Without a guard a faulting probe would kill the caller: only the
        counters that cannot fault (the OS clocks) are worth the risk then. */
     if (guarded || strncmp(options[i].name, "default-", 8) == 0)
-      trial(options[i].counter, persecond, beat, &mask, t);
+      trial(options[i].counter, ps, beat, &mask, t);
     else
       memset(t, 0, sizeof *t);
     if (t->precision == 0) memset(&t->scale, 0, sizeof t->scale);

@@ -2,6 +2,7 @@
    cycles-per-second estimate. The arithmetic is a pure function of the
    register values so tests can feed it those of known CPUs; gathering
    them needs x86 and is a stub elsewhere. */
+#include <string.h>
 #include "internal.h"
 
 static long long in_range(unsigned long long hz)
@@ -36,20 +37,29 @@ long long cpucycles_tscrate_from_cpuid(const struct cpucycles_cpuid_tsc *r)
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 
+/* Each CPUID leaves the virtual machine this library often runs in (6.5 us
+   a leaf on the 2-core development VM), so only the leaves the arithmetic
+   will look at are asked for, in the order it needs them; the others stay
+   zero, which it reads as absent. */
 long long cpucycles_tscrate(void)
 {
   struct cpucycles_cpuid_tsc r;
   unsigned int a, b, c, d;
 
-  r.max_basic = __get_cpuid_max(0, 0);
-  if (r.max_basic < 1) return 0;
-  __cpuid(1, a, b, r.leaf1_ecx, d);
-  __cpuid(0x15, r.leaf15_eax, r.leaf15_ebx, r.leaf15_ecx, d);
-  __cpuid(0x16, r.leaf16_eax, b, c, d);
-  __cpuid(0x40000000, r.max_hyper, b, c, d);
-  __cpuid(0x40000010, r.hyper10_eax, b, c, d);
-  __cpuid(0x80000000, r.max_extended, b, c, d);
+  memset(&r, 0, sizeof r);
+  r.max_extended = __get_cpuid_max(0x80000000, 0);
+  if (r.max_extended < 0x80000007 || r.max_extended > 0x800000ff) return 0;
   __cpuid(0x80000007, a, b, c, r.ext7_edx);
+  if (!(r.ext7_edx & (1U << 8))) return 0;
+  r.max_basic = __get_cpuid_max(0, 0);
+  if (r.max_basic >= 1) __cpuid(1, a, b, r.leaf1_ecx, d);
+  if (r.leaf1_ecx & (1U << 31)) {
+    __cpuid(0x40000000, r.max_hyper, b, c, d);
+    if (r.max_hyper >= 0x40000010 && r.max_hyper <= 0x400000ff)
+      __cpuid(0x40000010, r.hyper10_eax, b, c, d);
+  }
+  if (r.max_basic >= 0x15) __cpuid(0x15, r.leaf15_eax, r.leaf15_ebx, r.leaf15_ecx, d);
+  if (r.max_basic >= 0x16) __cpuid(0x16, r.leaf16_eax, b, c, d);
   return cpucycles_tscrate_from_cpuid(&r);
 }
 #else
