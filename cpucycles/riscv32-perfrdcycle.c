@@ -4,21 +4,14 @@
 #error "riscv32-perfrdcycle is for 32-bit RISC-V"
 #endif
 #include "counter.h"
+#include "rdcycle.h"
 #include "perf.h"
 
 static struct cpucycles_perf perf;
 
-/* The high half is read on both sides of the low half: when they differ
-   the low half wrapped in between, and the pair is read again. */
 static long long perfrdcycle_read(void)
 {
-  unsigned int hi, lo, again;
-  do {
-    __asm__ __volatile__("rdcycleh %0" : "=r"(hi));
-    __asm__ __volatile__("rdcycle %0" : "=r"(lo));
-    __asm__ __volatile__("rdcycleh %0" : "=r"(again));
-  } while (hi != again);
-  return (long long)((unsigned long long)hi << 32 | lo);
+  return cpucycles_rdcycle();
 }
 
 static int perfrdcycle_setup(struct cpucycles_setup *s)

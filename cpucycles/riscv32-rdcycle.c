@@ -7,18 +7,11 @@
 #error "riscv32-rdcycle is for 32-bit RISC-V"
 #endif
 #include "counter.h"
+#include "rdcycle.h"
 
-/* The low half can carry into the high half between the two reads; a
-   high half that did not change around the low read makes them a pair. */
 static long long rdcycle32_read(void)
 {
-  unsigned int hi, lo, again;
-  do {
-    __asm__ __volatile__("rdcycleh %0" : "=r"(hi));
-    __asm__ __volatile__("rdcycle %0" : "=r"(lo));
-    __asm__ __volatile__("rdcycleh %0" : "=r"(again));
-  } while (hi != again);
-  return (long long)(((unsigned long long)hi << 32) | lo);
+  return cpucycles_rdcycle();
 }
 
 static int rdcycle32_setup(struct cpucycles_setup *s)

@@ -6,15 +6,14 @@
 #error "riscv64-perfrdcycle is for 64-bit RISC-V"
 #endif
 #include "counter.h"
+#include "rdcycle.h"
 #include "perf.h"
 
 static struct cpucycles_perf perf;
 
 static long long perfrdcycle_read(void)
 {
-  long long t;
-  __asm__ __volatile__("rdcycle %0" : "=r"(t));
-  return t;
+  return cpucycles_rdcycle();
 }
 
 static int perfrdcycle_setup(struct cpucycles_setup *s)

@@ -5,12 +5,11 @@
 #error "riscv64-rdcycle is for 64-bit RISC-V"
 #endif
 #include "counter.h"
+#include "rdcycle.h"
 
 static long long rdcycle_read(void)
 {
-  long long t;
-  __asm__ __volatile__("rdcycle %0" : "=r"(t));
-  return t;
+  return cpucycles_rdcycle();
 }
 
 static int rdcycle_setup(struct cpucycles_setup *s)
