@@ -3,11 +3,16 @@
    Needs 64-bit ARMv8 and Linux 5.17+ with /proc/sys/kernel/perf_user_access
    set to 1. The kernel allows EL0 reads only while a thread has such an
    event, so the event is inherited: threads and children created after the
-   first call can read too; a thread that existed before and calls
-   cpucycles() would be stopped by SIGILL. */
+   first call can read too. A thread that existed before would be stopped
+   by SIGILL, so the counter is not used when the first call finds any
+   other thread in the process. */
 #if !defined(__aarch64__)
 #error "arm64-perfpmc is for 64-bit ARM"
 #endif
+#define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
 #include "counter.h"
 #include "perf.h"
 
@@ -25,8 +30,28 @@ static long long perfpmc_read(void)
   return t;
 }
 
+/* Whether this process has one thread, from /proc/self/status's
+   "Threads:" line; no answer counts as no. */
+static int single_threaded(void)
+{
+  char buf[2048], *p;
+  ssize_t n;
+  int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  buf[n] = 0;
+  p = strstr(buf, "\nThreads:");
+  if (!p) return 0;
+  p += strlen("\nThreads:");
+  while (*p == ' ' || *p == '\t') ++p;
+  return p[0] == '1' && p[1] == '\n';
+}
+
 static int perfpmc_setup(struct cpucycles_setup *s)
 {
+  if (!single_threaded()) return -1;
   if (cpucycles_perf_open(&perf, USER_ACCESS | COUNTER_64BIT, CPUCYCLES_PERF_INHERIT) != 0 &&
       cpucycles_perf_open(&perf, USER_ACCESS, CPUCYCLES_PERF_INHERIT) != 0)
     return -1;
