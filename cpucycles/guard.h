@@ -8,8 +8,12 @@
 
 /* Turns SIGILL, SIGFPE, SIGBUS and SIGSEGV raised in the probing thread
    while it is armed into a jump to cpucycles_guard_jump. Probe as:
-     if (sigsetjmp(cpucycles_guard_jump, 1)) { cpucycles_guard_armed = 0; ...it faulted... }
+     if (sigsetjmp(cpucycles_guard_jump, 0)) {
+       cpucycles_guard_armed = 0; ...put back the selection's mask: the
+       jump left the handler with the signal still blocked...
+     }
      cpucycles_guard_armed = 1; ...probe...; cpucycles_guard_armed = 0;
+   (select.c saves the mask once per selection rather than per probe.)
    The flag is per thread: the same signals in any other thread, or in this
    one while disarmed, are handed to whatever the process had installed.
    begin and end must run in the probing thread, around all its probes. */
