@@ -9,8 +9,8 @@
 /* Turns SIGILL, SIGFPE, SIGBUS and SIGSEGV raised in the probing thread
    while it is armed into a jump to cpucycles_guard_jump. Probe as:
      if (sigsetjmp(cpucycles_guard_jump, 0)) {
-       cpucycles_guard_armed = 0; ...put back the selection's mask: the
-       jump left the handler with the signal still blocked...
+       cpucycles_guard_armed = 0; ...put back the selection's mask, which
+       a jump out of a signal handler does not restore by itself...
      }
      cpucycles_guard_armed = 1; ...probe...; cpucycles_guard_armed = 0;
    (select.c saves the mask once per selection rather than per probe.)
