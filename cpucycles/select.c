@@ -122,9 +122,9 @@ static void trial(const struct cpucycles_counter *c, struct cpucycles_persecond_
 
   memset(t, 0, sizeof *t);
   memset(&s, 0, sizeof s);
-  /* Saving the mask here would cost a system call per counter; a fault,
-     which leaves the handler by a jump with its signal still blocked, puts
-     back the one mask saved for the whole selection instead. */
+  /* Saving the mask here would cost a system call per counter; after a
+     fault, whose handler may have run with more signals blocked than the
+     probe had, the one mask saved for the whole selection is put back. */
   if (sigsetjmp(cpucycles_guard_jump, 0)) {
     cpucycles_guard_armed = 0;
     sigprocmask(SIG_SETMASK, mask, 0);
