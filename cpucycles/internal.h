@@ -90,8 +90,12 @@ struct cpucycles_trial {
   struct cpucycles_scale scale;
   int scaled;                 /* the scale is not exactly 1 */
   int only32;
-  int setup_done;             /* setup succeeded: release if not chosen */
+  int kind;                   /* enum cpucycles_kind, as setup said */
+  int setup_done;             /* setup succeeded: released before the next counter's trial */
+  int unmeasured;             /* untraced, set up but not read: it could not win */
 };
+/* Returns the chosen index, its counter set up (the caller releases it
+   when done), every other counter released; -1 when none works. */
 int cpucycles_select(const struct cpucycles_option *options, int n, long long persecond,
                      int trace, struct cpucycles_trial *trials);
 /* The estimate as a selection needs it: value when known, else fn() is

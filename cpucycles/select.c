@@ -8,6 +8,8 @@
 
 #define CALLS 1000
 #define TRIES 10
+/* Readings enough to re-verify a winner that moves at once. */
+#define VERIFY_CALLS 100
 
 /* Reads once; a 32-bit counter goes through its own extension state so the
    test sees what callers would see. */
@@ -18,12 +20,16 @@ static long long reading(long long (*read)(void), struct cpucycles_extend32 *e,
   return cpucycles_extend32(e, (unsigned int)read(), cpucycles_os_ns(), tickrate);
 }
 
-/* The smallest nonzero difference between adjacent readings of a run of
-   CALLS readings that never decreases and increases at least once; 0 when
-   all TRIES runs fail. Differences are taken as the readings arrive rather
-   than from an array of them: 8 KB less stack is one or two page faults
-   less in a first call, and a run that decreases is failed at once. */
-static long long smallest_step(long long (*read)(void), int only32, long long tickrate)
+/* The smallest nonzero difference between adjacent readings of a run
+   that never decreases and increases at least once; 0 when all TRIES runs
+   fail. A run is CALLS readings, or ends after `enough` readings once it
+   has increased: the measurement wants the whole run for the smallest
+   step, the re-verification of a winner only needs to see it move.
+   Differences are taken as the readings arrive rather than from an array
+   of them: 8 KB less stack is one or two page faults less in a first
+   call, and a run that decreases is failed at once. */
+static long long smallest_step(long long (*read)(void), int only32, long long tickrate,
+                               int enough)
 {
   struct cpucycles_extend32 e;
   int try, i;
@@ -33,7 +39,7 @@ static long long smallest_step(long long (*read)(void), int only32, long long ti
     int ok = 1;
     if (only32) cpucycles_extend32_start(&e, (unsigned int)read(), cpucycles_os_ns());
     previous = reading(read, only32 ? &e : 0, tickrate);
-    for (i = 1; i < CALLS; ++i) {
+    for (i = 1; i < CALLS && !(i >= enough && step > 0); ++i) {
       now = reading(read, only32 ? &e : 0, tickrate);
       d = now - previous;
       if (d < 0) {
@@ -108,17 +114,28 @@ static int penalty(enum cpucycles_kind kind)
   }
 }
 
+/* The rate a 32-bit counter ticks at, for its extension; 0 for others,
+   which need none. */
+static long long tickrate_of(const struct cpucycles_trial *t, struct cpucycles_persecond_source *ps)
+{
+  long long r;
+  if (!t->only32) return 0;
+  r = (long long)((double)cpucycles_persecond_of(ps) / cpucycles_scale_value(&t->scale));
+  return r < 1 ? 1 : r;
+}
+
 /* Everything after the guard point may fault: setup may probe a privileged
    instruction and every read may trap. A fault lands back here with the
    trial marked as failed. A counter whose kind alone puts its precision
    at or above beat (the best so far; 0: none) cannot win, since the
    earlier counter keeps a tie: it is set up, to learn its kind, but not
-   measured. mask is the signal mask of the guarded selection. */
+   measured, and marked unmeasured. mask is the signal mask of the guarded
+   selection. */
 static void trial(const struct cpucycles_counter *c, struct cpucycles_persecond_source *ps,
                   long long beat, const sigset_t *mask, struct cpucycles_trial *t)
 {
   struct cpucycles_setup s;
-  long long step, hz, tickrate = 0;
+  long long step, hz;
 
   memset(t, 0, sizeof *t);
   memset(&s, 0, sizeof s);
@@ -134,8 +151,12 @@ static void trial(const struct cpucycles_counter *c, struct cpucycles_persecond_
   cpucycles_guard_armed = 1;
   if (c->setup(&s) != 0) goto done;
   t->setup_done = 1;
+  t->kind = (int)s.kind;
   t->only32 = s.only32 != 0;
-  if (beat > 0 && 1 + penalty(s.kind) >= beat) goto done;
+  if (beat > 0 && 1 + penalty(s.kind) >= beat) {
+    t->unmeasured = 1;
+    goto done;
+  }
 
   switch (s.kind) {
   case CPUCYCLES_CORE:
@@ -157,13 +178,8 @@ static void trial(const struct cpucycles_counter *c, struct cpucycles_persecond_
     goto done;
   }
   t->scaled = !(t->scale.whole == 1 && t->scale.frac == 0);
-  /* Only the 32-bit extension needs the counter's own rate. */
-  if (t->only32) {
-    tickrate = (long long)((double)cpucycles_persecond_of(ps) / cpucycles_scale_value(&t->scale));
-    if (tickrate < 1) tickrate = 1;
-  }
 
-  step = smallest_step(c->read, t->only32, tickrate);
+  step = smallest_step(c->read, t->only32, tickrate_of(t, ps), CALLS);
   if (step > 0) {
     long long cycles = cpucycles_scale_apply(&t->scale, step);
     if (cycles < 1) cycles = 1;
@@ -171,6 +187,51 @@ static void trial(const struct cpucycles_counter *c, struct cpucycles_persecond_
   }
 done:
   cpucycles_guard_armed = 0;
+}
+
+/* The winner of the trials, set up again after every other counter has
+   given back what it took, and read until it moves, under the guard: a
+   counter that passed only thanks to another's setup (an open perf event
+   granting an instruction) fails here. It must describe itself as in its
+   trial, whose scale is kept. Returns 1 with the counter set up, or 0
+   with nothing held. */
+static int confirm(const struct cpucycles_counter *c, const struct cpucycles_trial *t,
+                   struct cpucycles_persecond_source *ps, const sigset_t *mask)
+{
+  struct cpucycles_setup s;
+  /* volatile: read after a jump back from the handler */
+  volatile int held = 0;
+
+  memset(&s, 0, sizeof s);
+  if (sigsetjmp(cpucycles_guard_jump, 0)) {
+    cpucycles_guard_armed = 0;
+    sigprocmask(SIG_SETMASK, mask, 0);
+    if (held && c->release) c->release();
+    return 0;
+  }
+  cpucycles_guard_armed = 1;
+  if (c->setup(&s) == 0) {
+    held = 1;
+    if ((int)s.kind == t->kind && (s.only32 != 0) == t->only32 &&
+        smallest_step(c->read, t->only32, tickrate_of(t, ps), VERIFY_CALLS) > 0) {
+      cpucycles_guard_armed = 0;
+      return 1;
+    }
+  }
+  cpucycles_guard_armed = 0;
+  if (held && c->release) c->release();
+  return 0;
+}
+
+/* The counter of smallest precision, the earliest among equals; -1 when
+   none worked. */
+static int smallest(const struct cpucycles_trial *trials, int n)
+{
+  int i, best = -1;
+  for (i = 0; i < n; ++i)
+    if (trials[i].precision > 0 && (best < 0 || trials[i].precision < trials[best].precision))
+      best = i;
+  return best;
 }
 
 long long cpucycles_persecond_of(struct cpucycles_persecond_source *ps)
@@ -184,6 +245,21 @@ int cpucycles_select(const struct cpucycles_option *options, int n, long long pe
 {
   struct cpucycles_persecond_source ps = { persecond, 0 };
   return cpucycles_select_from(options, n, &ps, trace, trials);
+}
+
+/* Tries counter i alone: whatever its setup took is given back before the
+   next counter is tried, so no trial passes on another's resources. */
+static void try_alone(const struct cpucycles_option *o, struct cpucycles_persecond_source *ps,
+                      long long beat, int guarded, const sigset_t *mask, struct cpucycles_trial *t)
+{
+  /* Without a guard a faulting probe would kill the caller: only the
+     counters that cannot fault (the OS clocks) are worth the risk then. */
+  if (guarded || strncmp(o->name, "default-", 8) == 0)
+    trial(o->counter, ps, beat, mask, t);
+  else
+    memset(t, 0, sizeof *t);
+  if (t->precision == 0) memset(&t->scale, 0, sizeof t->scale);
+  if (t->setup_done && o->counter->release) o->counter->release();
 }
 
 int cpucycles_select_from(const struct cpucycles_option *options, int n,
@@ -200,31 +276,38 @@ int cpucycles_select_from(const struct cpucycles_option *options, int n,
   }
 
   for (i = 0; i < n; ++i) {
-    struct cpucycles_trial *t = &trials[i];
     /* A trace shows every counter's precision, so it measures them all;
        otherwise the counters that cannot win are skipped, which leaves
        the choice as it would be and spares a first call the 1000-call
        tests of OS clocks that a cycle counter has already beaten. */
     long long beat = trace || best < 0 ? 0 : trials[best].precision;
-    /* Without a guard a faulting probe would kill the caller: only the
-       counters that cannot fault (the OS clocks) are worth the risk then. */
-    if (guarded || strncmp(options[i].name, "default-", 8) == 0)
-      trial(options[i].counter, ps, beat, &mask, t);
-    else
-      memset(t, 0, sizeof *t);
-    if (t->precision == 0) memset(&t->scale, 0, sizeof t->scale);
-    if (trace)
-      printf("cpucycles tracesetup %d %s precision %lld scaling %f only32 %d\n", i,
-             options[i].name, t->precision,
-             t->precision ? cpucycles_scale_value(&t->scale) : 0.0,
-             t->precision ? t->only32 : 0);
-    if (t->precision > 0 && (best < 0 || t->precision < trials[best].precision)) best = i;
+    try_alone(&options[i], ps, beat, guarded, &mask, &trials[i]);
+    if (trials[i].precision > 0 && (best < 0 || trials[i].precision < trials[best].precision))
+      best = i;
+  }
+
+  /* The winner alone, set up afresh; one that fails now is out, with
+     precision 0, and the next best is taken the same way. The counters
+     left unmeasured because the failed one beat them may be next, so
+     they are measured first. */
+  while (best >= 0 && !confirm(options[best].counter, &trials[best], ps, &mask)) {
+    trials[best].precision = 0;
+    memset(&trials[best].scale, 0, sizeof trials[best].scale);
+    for (i = 0; i < n; ++i)
+      if (trials[i].unmeasured) try_alone(&options[i], ps, 0, guarded, &mask, &trials[i]);
+    best = smallest(trials, n);
   }
   if (guarded) cpucycles_guard_end();
-  if (trace) fflush(stdout);
 
-  for (i = 0; i < n; ++i)
-    if (i != best && trials[i].setup_done && options[i].counter->release)
-      options[i].counter->release();
+  /* Printed once the choice is final, so that the implementation is
+     always the traced counter of lowest precision. */
+  if (trace) {
+    for (i = 0; i < n; ++i)
+      printf("cpucycles tracesetup %d %s precision %lld scaling %f only32 %d\n", i,
+             options[i].name, trials[i].precision,
+             trials[i].precision ? cpucycles_scale_value(&trials[i].scale) : 0.0,
+             trials[i].precision ? trials[i].only32 : 0);
+    fflush(stdout);
+  }
   return best;
 }

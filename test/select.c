@@ -53,6 +53,8 @@ static long long step150_value;
 static long long step150_read(void) { return step150_value += 150; }
 static void release_segv(void) { ++released_segv; }
 static void release_ok(void) { ++released_ok; }
+static int step7_setups;
+static int step7_setup(struct cpucycles_setup *s) { ++step7_setups; return core(s); }
 static void release_failed(void) { ++released_failed; }
 
 static const struct cpucycles_counter
@@ -66,7 +68,7 @@ static const struct cpucycles_counter
   c_odd = { odd_read, unknown, 0 },
   c_osclock = { os_read, osclock_ns, 0 },
   c_offcore = { offcore_read, offcore, 0 },
-  c_step7 = { step7_read, core, release_ok },
+  c_step7 = { step7_read, step7_setup, release_ok },
   c_counted_os = { counted_os_read, osclock_ns, counted_release },
   c_counted_24mhz = { counted_24mhz_read, unknown, counted_release },
   c_step150 = { step150_read, core, 0 },
@@ -80,6 +82,132 @@ static const struct cpucycles_option table[N] = {
   { "24mhz", &c_24mhz }, { "odd-rate", &c_odd }, { "osclock", &c_osclock },
   { "offcore", &c_offcore }, { "step7", &c_step7 },
 };
+
+/* Counters that share a resource, as perf events share the kernel's PMU:
+   the grantor's setup opens a grant (as an open perf event lets user code
+   read PMCCNTR_EL0) and its release closes it. The dependent counter is
+   finer and reads only while the grant is open; without it its register
+   stands still (arm64-pmc after arm64-perfpmc's event is closed) or its
+   instruction faults. */
+static int grant_open, grantor_setups, grantor_releases;
+static long long grantor_value, dependent_value;
+static long long grantor_read(void) { return grantor_value += 8; }
+static int grantor_setup(struct cpucycles_setup *s)
+{
+  ++grantor_setups;
+  grant_open = 1;
+  return core(s);
+}
+static void grantor_release(void)
+{
+  ++grantor_releases;
+  grant_open = 0;
+}
+static long long frozen_without_grant(void) { return grant_open ? dependent_value += 7 : 1000; }
+static long long faults_without_grant(void)
+{
+  if (!grant_open) raise(SIGILL);
+  return dependent_value += 7;
+}
+/* A counter that works on its own at first but that another counter's
+   release stops: the grant was open before the selection (say, the
+   process's own perf event) and the closing counter's release closes it,
+   as closing a task's last user-access event takes the access away. */
+static void closing_release(void) { grant_open = 0; }
+static int revoked_setups, revoked_releases;
+static int revoked_setup(struct cpucycles_setup *s) { ++revoked_setups; return core(s); }
+static void revoked_release(void) { ++revoked_releases; }
+/* A counter that passes its trial and faults when set up again. */
+static int faulting_setups;
+static int faults_second_time(struct cpucycles_setup *s)
+{
+  if (++faulting_setups > 1) raise(SIGILL);
+  return core(s);
+}
+
+static const struct cpucycles_counter
+  c_grantor = { grantor_read, grantor_setup, grantor_release },
+  c_frozen_dep = { frozen_without_grant, core, 0 },
+  c_faulting_dep = { faults_without_grant, core, 0 },
+  c_revoked = { frozen_without_grant, revoked_setup, revoked_release },
+  c_closing = { offcore_read, offcore, closing_release },
+  c_faults_again = { step7_read, faults_second_time, 0 },
+  c_os = { os_read, osclock_ns, 0 },
+  c_closing_os = { os_read, osclock_ns, closing_release };
+
+static void shared_resources(void)
+{
+  struct cpucycles_trial t[3];
+  int traced, best;
+
+  for (traced = 0; traced <= 1; ++traced) {
+    const struct cpucycles_option frozen[2] = { { "grantor", &c_grantor }, { "frozen-dep", &c_frozen_dep } };
+    const struct cpucycles_option faulting[2] = { { "grantor", &c_grantor },
+                                                  { "faulting-dep", &c_faulting_dep } };
+    grant_open = grantor_setups = grantor_releases = 0;
+    best = cpucycles_select(frozen, 2, PERSECOND, traced, t);
+    CHECK(best == 0 && t[1].precision == 0 && t[0].precision == 8,
+          "%s: a counter that moves only while an earlier counter's setup is held is tried "
+          "without it, fails, and the grantor wins (chose %d, precisions %lld %lld)",
+          traced ? "traced" : "untraced", best, t[0].precision, t[1].precision);
+    CHECK(grantor_setups == 2 && grantor_releases == 1 && grant_open,
+          "the grantor was released after its trial and holds its second setup (%d setups, %d releases)",
+          grantor_setups, grantor_releases);
+    grantor_release();
+    best = cpucycles_select(faulting, 2, PERSECOND, traced, t);
+    CHECK(best == 0 && t[1].precision == 0,
+          "%s: one whose instruction faults without the grant is dropped the same way (chose %d)",
+          traced ? "traced" : "untraced", best);
+    grantor_release();
+  }
+
+  /* The winner stops once a later counter is released: its confirmation
+     fails, it shows precision 0 (as its trace line does) and the next
+     best is confirmed instead. */
+  {
+    const struct cpucycles_option o[2] = { { "revoked", &c_revoked }, { "closing", &c_closing } };
+    for (traced = 0; traced <= 1; ++traced) {
+      grant_open = 1;
+      revoked_setups = revoked_releases = 0;
+      best = cpucycles_select(o, 2, PERSECOND, traced, t);
+      CHECK(best == 1 && t[0].precision == 0 && t[1].precision == 107,
+            "%s: a winner frozen by another counter's release fails its confirmation; the next "
+            "best is chosen (chose %d, precisions %lld %lld)", traced ? "traced" : "untraced",
+            best, t[0].precision, t[1].precision);
+      CHECK(revoked_setups == 2 && revoked_releases == 2,
+            "the failed winner was set up twice and released twice: nothing held (%d, %d)",
+            revoked_setups, revoked_releases);
+    }
+  }
+
+  /* Untraced, the counters the failed winner beat were never measured;
+     one of them is the next best, so they are measured then. */
+  {
+    const struct cpucycles_option o[3] = {
+      { "revoked", &c_revoked }, { "closing", &c_closing }, { "osclock", &c_os } };
+    const struct cpucycles_option os_only[2] = { { "revoked", &c_revoked }, { "closing-os", &c_closing_os } };
+    grant_open = 1;
+    best = cpucycles_select(o, 3, PERSECOND, 0, t);
+    CHECK(best == 1 && t[1].precision == 107 && t[2].precision >= 202,
+          "untraced: after the winner fails, the counters it had beaten unmeasured are measured and "
+          "the best of them chosen (chose %d, precisions %lld %lld)", best, t[1].precision,
+          t[2].precision);
+    grant_open = 1;
+    best = cpucycles_select(os_only, 2, PERSECOND, 0, t);
+    CHECK(best == 1 && t[1].precision >= 202 && t[0].precision == 0,
+          "untraced: an OS clock left unmeasured behind a winner that then fails is measured and "
+          "chosen (chose %d, precision %lld)", best, t[1].precision);
+  }
+
+  /* A winner that faults when set up again. */
+  {
+    const struct cpucycles_option o[2] = { { "faults-again", &c_faults_again }, { "osclock", &c_os } };
+    faulting_setups = 0;
+    best = cpucycles_select(o, 2, PERSECOND, 0, t);
+    CHECK(best == 1 && faulting_setups == 2 && t[0].precision == 0,
+          "a winner faulting in its confirmation is dropped and the next best taken (chose %d)", best);
+  }
+}
 
 static void on_usr1(int sig, siginfo_t *info, void *ctx) { (void)sig; (void)info; (void)ctx; }
 
@@ -144,7 +272,9 @@ int main(void)
   CHECK(t[STEP7].precision == 7, "an on-core counter stepping by 7: precision %lld", t[STEP7].precision);
   CHECK(t[STEP7].scaled == 0 && t[STEP7].scale.whole == 1, "unscaled");
   CHECK(best == STEP7, "the on-core counter wins (chose %d)", best);
-  CHECK(released_ok == 0, "the winner keeps its setup");
+  CHECK(step7_setups == 2 && released_ok == 1,
+        "the winner was released after its trial and set up again, which it keeps (%d setups, "
+        "%d releases)", step7_setups, released_ok);
 
   /* Ties go to the earlier counter; nothing working gives -1. */
   {
@@ -188,5 +318,6 @@ int main(void)
           "untraced: an off-core counter that can beat precision 150 is measured and wins (%lld)",
           t3[1].precision);
   }
+  shared_resources();
   CHECK_DONE();
 }
