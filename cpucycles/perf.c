@@ -12,7 +12,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "internal.h"
-#include "perf.h"
+#include "perfpage.h"
+#include "../include/cpucycles.h"
 
 #ifndef PERF_FLAG_FD_CLOEXEC
 #define PERF_FLAG_FD_CLOEXEC (1UL << 3)
@@ -47,6 +48,13 @@ static int open_one(unsigned int type, unsigned long long config, unsigned int p
       attr.config = config | (unsigned long long)pmu << PERF_PMU_TYPE_SHIFT;
       attr.config1 = config1;
       attr.inherit = inherit ? 1 : 0;
+      /* A flexible event is taken off its counter whenever more events
+         want counters than there are (multiplexing), and a counter read
+         in user mode then stops or belongs to another event. A pinned one
+         stays on whenever its thread runs, or fails for good (its page
+         says index 0 and read() returns no bytes), which readers treat
+         as failure. */
+      attr.pinned = 1;
       attr.exclude_kernel = (unsigned)kernel;
       attr.exclude_hv = (unsigned)hv;
       fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
@@ -100,6 +108,16 @@ int cpucycles_perf_core_types(const char *root, unsigned int types[CPUCYCLES_PER
   for (i = 0; i < CPUCYCLES_PERF_MAX; ++i)
     if (read_type(root, pmus[i], &types[n]) == 0) ++n;
   return n;
+}
+
+/* An event's count through its descriptor: 0 when read() gives no count,
+   as for a pinned event in its error state. */
+static int fd_count(int fd, long long *count)
+{
+  int64_t c;
+  if (fd < 0 || read(fd, &c, sizeof c) != (ssize_t)sizeof c) return 0;
+  *count = (long long)c;
+  return 1;
 }
 
 /* What a forked child sees in place of a page it could not get back: index
@@ -170,9 +188,15 @@ fail:
 #define LIVE_MAX 8
 static struct cpucycles_perf *live[LIVE_MAX];
 
+static void forget_own(int child);
+static void before_fork(void);
+
 static void in_child(void)
 {
   int i;
+  /* The child's thread inherited descriptors of its parent's events and
+     lost their pages: it opens its own on its first read. */
+  forget_own(1);
   for (i = 0; i < LIVE_MAX; ++i) {
     struct cpucycles_perf *p = live[i];
     if (!p) continue;
@@ -185,14 +209,20 @@ static void in_child(void)
   }
 }
 
-static int watch(struct cpucycles_perf *p)
+static int fork_handled(void)
 {
   static int registered;
-  int i;
   if (!registered) {
-    if (pthread_atfork(0, 0, in_child) != 0) return -1;
+    if (pthread_atfork(before_fork, 0, in_child) != 0) return -1;
     registered = 1;
   }
+  return 0;
+}
+
+static int watch(struct cpucycles_perf *p)
+{
+  int i;
+  if (fork_handled() != 0) return -1;
   for (i = 0; i < LIVE_MAX; ++i)
     if (!live[i]) {
       live[i] = p;
@@ -244,9 +274,152 @@ int cpucycles_perf_user_read(const struct cpucycles_perf *p)
 
 long long cpucycles_perf_fd_count(int fd)
 {
-  int64_t count;
-  if (fd < 0 || read(fd, &count, sizeof count) != (ssize_t)sizeof count) return 0;
-  return (long long)count;
+  long long count;
+  return fd_count(fd, &count) ? count : 0;
+}
+
+/* ---- each thread's own events ---- */
+
+/* The owners whose threads may hold events, so that a thread's events are
+   closed when it exits and dropped in a forked child. Written by the
+   selecting thread before the counter is published. */
+#define OWNERS_MAX 4
+static struct cpucycles_perf_owner *owners[OWNERS_MAX];
+static pthread_key_t exit_key;
+static int exit_key_made;
+
+/* This thread's events of every owner, closed (unmap: and unmapped; a
+   forked child has descriptors but no pages). In a forked child the
+   thread goes on from the count it had as it forked. */
+static void forget_own(int child)
+{
+  int i;
+  for (i = 0; i < OWNERS_MAX; ++i)
+    if (owners[i]) {
+      struct cpucycles_perf_own *t = owners[i]->mine();
+      drop(&t->perf, !child);
+      t->state = CPUCYCLES_PERF_OWN_NONE;
+      if (child) t->shift = t->last = t->at_fork;
+    }
+}
+
+/* Before a fork, the forking thread's count, for the child to go on from
+   (a read of its page or descriptor, only where it has events). */
+static void before_fork(void)
+{
+  int i;
+  for (i = 0; i < OWNERS_MAX; ++i)
+    if (owners[i]) {
+      struct cpucycles_perf_own *t = owners[i]->mine();
+      t->at_fork = t->state == CPUCYCLES_PERF_OWN_NONE ? t->last : cpucycles_perf_own_count(owners[i]);
+    }
+}
+
+static void at_thread_exit(void *unused)
+{
+  (void)unused;
+  forget_own(0);
+}
+
+static int adopt(struct cpucycles_perf_owner *o)
+{
+  int i, free_slot = -1;
+  if (fork_handled() != 0) return -1;
+  if (!exit_key_made) {
+    if (pthread_key_create(&exit_key, at_thread_exit) != 0) return -1;
+    exit_key_made = 1;
+  }
+  for (i = 0; i < OWNERS_MAX; ++i) {
+    if (owners[i] == o) return 0;
+    if (!owners[i] && free_slot < 0) free_slot = i;
+  }
+  if (free_slot < 0) return -1;
+  owners[free_slot] = o;
+  return 0;
+}
+
+/* Opens the calling thread's events; 0, or -1 with nothing open. The key's
+   value only has to be non-null for at_thread_exit to run. */
+static int open_own(struct cpucycles_perf_owner *o, struct cpucycles_perf_own *t)
+{
+  t->perf.type = o->type;
+  t->perf.config = o->config;
+  t->perf.config1 = o->config1;
+  t->perf.flags = o->flags & CPUCYCLES_PERF_MAP;
+  if (open_events(&t->perf) != 0) return -1;
+  if (pthread_setspecific(exit_key, (void *)o) != 0) {
+    drop(&t->perf, 1);
+    return -1;
+  }
+  t->state = CPUCYCLES_PERF_OWN_OPEN;
+  return 0;
+}
+
+int cpucycles_perf_own_open(struct cpucycles_perf_owner *o)
+{
+  struct cpucycles_perf_own *t = o->mine();
+  drop(&t->perf, 1);
+  t->state = CPUCYCLES_PERF_OWN_NONE;
+  t->shift = t->last = 0;
+  if (adopt(o) != 0) return -1;
+  return open_own(o, t);
+}
+
+void cpucycles_perf_own_close(struct cpucycles_perf_owner *o)
+{
+  struct cpucycles_perf_own *t = o->mine();
+  drop(&t->perf, 1);
+  t->state = CPUCYCLES_PERF_OWN_NONE;
+}
+
+/* From here on the thread counts with the OS clock at the estimated rate,
+   starting from a count no smaller than any it returned: its events are
+   gone (an error state, which a pinned event enters when the kernel
+   cannot give it a counter) or it could not open any (no descriptors
+   left). Readings go on increasing and never decrease. A stopped event's
+   page holds its final count in offset, with index 0. */
+static void start_clock(struct cpucycles_perf_own *t)
+{
+  long long base = t->last, stopped = t->shift;
+  int i;
+  for (i = 0; i < t->perf.n; ++i)
+    if (t->perf.page[i] && !t->perf.page[i]->index) stopped += (long long)t->perf.page[i]->offset;
+  if (stopped > base) base = stopped;
+  drop(&t->perf, 1);
+  t->base = base;
+  t->since = cpucycles_os_ns();
+  t->state = CPUCYCLES_PERF_OWN_CLOCK;
+}
+
+static long long on_clock(const struct cpucycles_perf_own *t)
+{
+  double rate = (double)cpucycles_persecond() / 1e9;
+  long long ns = cpucycles_os_ns() - t->since;
+  return t->base + (long long)((double)(ns > 0 ? ns : 0) * rate);
+}
+
+long long cpucycles_perf_own_count(struct cpucycles_perf_owner *o)
+{
+  struct cpucycles_perf_own *t = o->mine();
+  long long total = t->shift, c;
+  int i;
+
+  if (t->state == CPUCYCLES_PERF_OWN_NONE && open_own(o, t) != 0) start_clock(t);
+  if (t->state == CPUCYCLES_PERF_OWN_CLOCK) return on_clock(t);
+  for (i = 0; i < t->perf.n; ++i) {
+    if (o->counter && t->perf.page[i] &&
+        cpucycles_perfpage_count_at(t->perf.page[i], o->only, o->counter, 0, &c)) {
+      total += c;
+      continue;
+    }
+    if (!fd_count(t->perf.fd[i], &c)) {
+      start_clock(t);
+      return on_clock(t);
+    }
+    total += c;
+  }
+  t->last = total;
+  return total;
 }
 
 #else

@@ -43,6 +43,51 @@ int cpucycles_perf_user_read(const struct cpucycles_perf *p);
 /* The event's count through its descriptor; 0 when the read fails. */
 long long cpucycles_perf_fd_count(int fd);
 
+/* A counter whose every thread counts its own cycles: each thread opens
+   and maps its own event on its first read, the way the kernel grants
+   user-mode reads (only to the thread that holds a mapped event, on arm64
+   and RISC-V) and the only way a page describes the reading thread. The
+   counter file keeps one struct cpucycles_perf_own per thread (static TLS)
+   and one owner saying which event and where this thread's state is. */
+enum {
+  CPUCYCLES_PERF_OWN_NONE = 0, /* not opened in this thread (yet, or since a fork) */
+  CPUCYCLES_PERF_OWN_OPEN,     /* perf holds this thread's events */
+  CPUCYCLES_PERF_OWN_CLOCK     /* events failed: counting on with the OS clock */
+};
+struct cpucycles_perf_own {
+  struct cpucycles_perf perf;
+  int state;
+  long long shift; /* added to the events' count: the count at the fork that made this process */
+  long long last;  /* the last count read through the descriptors, shift included */
+  long long base;  /* CLOCK: the count when the events failed */
+  long long since; /* CLOCK: the OS clock then, in ns */
+  long long at_fork; /* the count as the thread forked, for the child */
+};
+struct cpucycles_perf_owner {
+  unsigned int type;
+  unsigned long long config, config1;
+  int flags; /* CPUCYCLES_PERF_MAP or 0 */
+  struct cpucycles_perf_own *(*mine)(void); /* the calling thread's state */
+  /* Reads hardware counter n in user mode (null: never); only the counter
+     of index `only` in the page's numbering (see perfpage.h). */
+  unsigned long long (*counter)(unsigned int n, void *arg);
+  unsigned int only;
+};
+/* Setup: opens the calling thread's events (closing any it had); 0, or -1
+   with nothing open. Threads and forked children open theirs on their
+   first read; a thread's events are closed when it exits. */
+int cpucycles_perf_own_open(struct cpucycles_perf_owner *o);
+/* Release: closes the calling thread's events. */
+void cpucycles_perf_own_close(struct cpucycles_perf_owner *o);
+/* The slow path of a read, and the whole read of a counter without a
+   page: opens this thread's events on its first read; counts each event
+   through its page where it names the owner's counter, through its
+   descriptor otherwise; once the events fail, or cannot be opened, counts
+   on with the OS clock at the estimated rate from the last count, so
+   readings never freeze. A forked child's thread goes on from the count
+   its parent's thread had when it forked, so readings never decrease. */
+long long cpucycles_perf_own_count(struct cpucycles_perf_owner *o);
+
 /* The PMU types of the core PMUs of a hybrid machine, from
    root/sys/bus/event_source/devices/{cpu_core,cpu_atom}/type; returns how
    many (0: not hybrid, use the generic hardware event). */

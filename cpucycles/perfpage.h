@@ -20,10 +20,16 @@
    The kernel rewrites the page between two increments of lock, so a
    snapshot is good when lock did not move across it. The hardware counter
    holds only pmc_width bits and the kernel starts it negative, so its top
-   bit is a sign: offset plus the sign-extended counter is the count. */
-static inline int cpucycles_perfpage_count(const volatile struct perf_event_mmap_page *pg,
-                                           unsigned long long (*counter)(unsigned int, void *),
-                                           void *arg, long long *count)
+   bit is a sign: offset plus the sign-extended counter is the count.
+
+   only: for a reader that can read one hardware counter alone, its index
+   as the page gives it (0: any). Where the page names another, nothing is
+   read and the caller asks the descriptor. The kernel gives arm64's cycle
+   counter PMCCNTR_EL0 index 32 (31 + 1) and RISC-V's cycle CSR index 1. */
+static inline int cpucycles_perfpage_count_at(const volatile struct perf_event_mmap_page *pg,
+                                              unsigned int only,
+                                              unsigned long long (*counter)(unsigned int, void *),
+                                              void *arg, long long *count)
 {
   int tries;
 
@@ -34,7 +40,8 @@ static inline int cpucycles_perfpage_count(const volatile struct perf_event_mmap
     __asm__ __volatile__("" ::: "memory");
     index = pg->index;
     width = pg->pmc_width;
-    if (!index || !pg->cap_user_rdpmc || width == 0 || width > 64) return 0;
+    if (!index || (only && index != only) || !pg->cap_user_rdpmc || width == 0 || width > 64)
+      return 0;
     value = (unsigned long long)pg->offset;
     raw = counter(index - 1, arg);
     if (width < 64) raw = (unsigned long long)((long long)(raw << (64 - width)) >> (64 - width));
@@ -45,6 +52,14 @@ static inline int cpucycles_perfpage_count(const volatile struct perf_event_mmap
     }
   }
   return 0;
+}
+
+/* Any hardware counter the page names. */
+static inline int cpucycles_perfpage_count(const volatile struct perf_event_mmap_page *pg,
+                                           unsigned long long (*counter)(unsigned int, void *),
+                                           void *arg, long long *count)
+{
+  return cpucycles_perfpage_count_at(pg, 0, counter, arg, count);
 }
 
 /* The count of a set of events: each page read in user mode where it

@@ -1,7 +1,7 @@
 # test/build.mk: the test programs of one host, included by build.mk.
 
 TEST_BIN = test/bin/select test/bin/persecond test/bin/arith test/bin/chosen test/bin/lazy \
-           test/bin/tscrate test/bin/perfpage test/bin/perfclose test/bin/open \
+           test/bin/tscrate test/bin/perfpage test/bin/perfclose test/bin/perfown test/bin/open \
            test/bin/library-shared test/bin/library-static
 
 # Robustness (issue 4): threads, signals, fork, hostile environments.
