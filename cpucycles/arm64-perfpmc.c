@@ -1,67 +1,84 @@
-/* arm64-perfpmc: the core's cycle counter PMCCNTR_EL0, read in user mode
-   after a perf_event cycle event has asked the kernel for user access.
-   Needs 64-bit ARMv8 and Linux 5.17+ with /proc/sys/kernel/perf_user_access
-   set to 1. The kernel allows EL0 reads only while a thread has such an
-   event, so the event is inherited: threads and children created after the
-   first call can read too. A thread that existed before would be stopped
-   by SIGILL, so the counter is not used when the first call finds any
-   other thread in the process. */
+/* arm64-perfpmc: the count of a perf_event cycle event, read in user mode
+   with the cycle counter PMCCNTR_EL0 and the event's mapped page. Needs
+   64-bit ARMv8 and Linux 5.17+ with /proc/sys/kernel/perf_user_access set
+   to 1, which lets a thread read the PMU registers while it holds an event
+   asking for user access (attr.config1 bit 1).
+
+   The register alone is not a count: the kernel starts it from a value of
+   its own whenever it puts the event on the counter (each time the thread
+   is scheduled in), so it jumps, backwards too. The page says which
+   counter holds the event (index 32 for the cycle counter) and what to add
+   to it (offset), under a sequence number (lock) that changes whenever the
+   kernel rewrites the page; perfpage.h reads it.
+
+   Every thread counts its own cycles with its own event, opened and mapped
+   on its first read (perf.c, "each thread's own events"): an inherited
+   event has no page, and the kernel lets a thread read the registers only
+   while it holds a user-access event itself. */
 #if !defined(__aarch64__)
 #error "arm64-perfpmc is for 64-bit ARM"
 #endif
-#define _POSIX_C_SOURCE 200809L
-#include <fcntl.h>
-#include <string.h>
-#include <unistd.h>
 #include "counter.h"
-#include "perf.h"
+#include "internal.h"
+#include "perfpage.h"
 
 /* attr.config1 of the arm64 PMU: bit 1 asks for user access, bit 0 for a
    64-bit counter (a cycle event then lands in PMCCNTR_EL0). */
 #define USER_ACCESS 2ULL
 #define COUNTER_64BIT 1ULL
+/* The page's index of PMCCNTR_EL0. */
+#define CYCLE_INDEX 32
 
-static struct cpucycles_perf perf;
+static CPUCYCLES_THREAD_LOCAL struct cpucycles_perf_own own;
+static struct cpucycles_perf_own *mine(void) { return &own; }
 
-static long long perfpmc_read(void)
+/* Hardware counter n: PMCCNTR_EL0 is the only one read here (the owner's
+   `only`); the page names no other for a 64-bit cycle event. */
+static unsigned long long cycle_counter(unsigned int n, void *arg)
 {
-  long long t;
+  unsigned long long t;
+  (void)n;
+  (void)arg;
   __asm__ __volatile__("mrs %0, PMCCNTR_EL0" : "=r"(t));
   return t;
 }
 
-/* Whether this process has one thread, from /proc/self/status's
-   "Threads:" line; no answer counts as no. */
-static int single_threaded(void)
+static struct cpucycles_perf_owner owner = {
+  PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, USER_ACCESS | COUNTER_64BIT, CPUCYCLES_PERF_MAP,
+  mine, cycle_counter, CYCLE_INDEX
+};
+
+static long long perfpmc_read(void)
 {
-  char buf[2048], *p;
-  ssize_t n;
-  int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return 0;
-  n = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (n <= 0) return 0;
-  buf[n] = 0;
-  p = strstr(buf, "\nThreads:");
-  if (!p) return 0;
-  p += strlen("\nThreads:");
-  while (*p == ' ' || *p == '\t') ++p;
-  return p[0] == '1' && p[1] == '\n';
+  long long c;
+  if (own.perf.n == 1 && cpucycles_perfpage_count_at(own.perf.page[0], CYCLE_INDEX, cycle_counter, 0, &c))
+    return c + own.shift;
+  return cpucycles_perf_own_count(&owner);
 }
 
 static int perfpmc_setup(struct cpucycles_setup *s)
 {
-  if (!single_threaded()) return -1;
-  if (cpucycles_perf_open(&perf, USER_ACCESS | COUNTER_64BIT, CPUCYCLES_PERF_INHERIT) != 0 &&
-      cpucycles_perf_open(&perf, USER_ACCESS, CPUCYCLES_PERF_INHERIT) != 0)
+  long long c;
+  /* 64 bits where the cycle counter has them, else 32 (pmc_width says). */
+  owner.config1 = USER_ACCESS | COUNTER_64BIT;
+  if (cpucycles_perf_own_open(&owner) != 0) {
+    owner.config1 = USER_ACCESS;
+    if (cpucycles_perf_own_open(&owner) != 0) return -1;
+  }
+  /* With perf_user_access 0 the event opens but its page names no
+     counter: every read would be a system call. */
+  if (own.perf.n != 1 ||
+      !cpucycles_perfpage_count_at(own.perf.page[0], CYCLE_INDEX, cycle_counter, 0, &c)) {
+    cpucycles_perf_own_close(&owner);
     return -1;
+  }
   s->kind = CPUCYCLES_CORE;
   return 0;
 }
 
 static void perfpmc_release(void)
 {
-  cpucycles_perf_close(&perf);
+  cpucycles_perf_own_close(&owner);
 }
 
 COUNTER_DEFINE(perfpmc_read, perfpmc_setup, perfpmc_release);

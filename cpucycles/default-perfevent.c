@@ -2,30 +2,36 @@
    through perf_event descriptors. Needs Linux perf_event with a hardware
    cycle event (a PMU the kernel can use, perf_event_paranoid allowing it).
    Every read is a system call (two on hybrid x86, one event per core
-   type), hence the off-core penalty. */
+   type), hence the off-core penalty. Every thread reads its own events,
+   opened on its first read (perf.c, "each thread's own events"): another
+   thread's descriptor would give that thread's count, frozen while it
+   waits. */
 #include "counter.h"
+#include "internal.h"
 #include "perf.h"
 
-static struct cpucycles_perf perf;
+static CPUCYCLES_THREAD_LOCAL struct cpucycles_perf_own own;
+static struct cpucycles_perf_own *mine(void) { return &own; }
+
+static struct cpucycles_perf_owner owner = {
+  PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0, 0, mine, 0, 0
+};
 
 static long long perfevent_read(void)
 {
-  long long total = 0;
-  int i;
-  for (i = 0; i < perf.n; ++i) total += cpucycles_perf_fd_count(perf.fd[i]);
-  return total;
+  return cpucycles_perf_own_count(&owner);
 }
 
 static int perfevent_setup(struct cpucycles_setup *s)
 {
-  if (cpucycles_perf_open(&perf, 0, 0) != 0) return -1;
+  if (cpucycles_perf_own_open(&owner) != 0) return -1;
   s->kind = CPUCYCLES_OFFCORE;
   return 0;
 }
 
 static void perfevent_release(void)
 {
-  cpucycles_perf_close(&perf);
+  cpucycles_perf_own_close(&owner);
 }
 
 COUNTER_DEFINE(perfevent_read, perfevent_setup, perfevent_release);
