@@ -1,10 +1,22 @@
 /* arm64-pmc: the core's cycle counter, PMCCNTR_EL0, read with MRS.
    Needs 64-bit ARMv8-A and a kernel that lets user code read the PMU
-   (PMUSERENR_EL0, off by default in Linux; a kernel module or a perf
-   setting turns it on). Where it is off, the read raises SIGILL and the
-   selection drops this counter. */
+   (PMUSERENR_EL0, off by default in Linux; a kernel module turns it on).
+   Where it is off, the read raises SIGILL and the selection drops this
+   counter.
+
+   Linux 5.17 and later (those with /proc/sys/kernel/perf_user_access)
+   manage PMUSERENR_EL0 themselves: they rewrite it whenever perf puts
+   events on the PMU, turning user access off unless the running thread
+   holds a user-access event; closing such an event can leave access on
+   until perf next touches the PMU. Access seen there may be left over and
+   gone at the next context switch, when the read would die by SIGILL, so
+   the counter is not used on those kernels (arm64-perfpmc is). */
 #if !defined(__aarch64__)
 #error "arm64-pmc is for 64-bit ARM"
+#endif
+#ifdef __linux__
+#define _POSIX_C_SOURCE 200809L
+#include <unistd.h>
 #endif
 #include "counter.h"
 
@@ -17,6 +29,9 @@ static long long pmc_read(void)
 
 static int pmc_setup(struct cpucycles_setup *s)
 {
+#ifdef __linux__
+  if (access("/proc/sys/kernel/perf_user_access", F_OK) == 0) return -1;
+#endif
   s->kind = CPUCYCLES_CORE;
   return 0;
 }
