@@ -32,7 +32,7 @@
 static int no_hardware, no_perf;
 
 static int open_one(unsigned int type, unsigned long long config, unsigned int pmu,
-                    unsigned long long config1, int inherit)
+                    unsigned long long config1)
 {
   struct perf_event_attr attr;
   int kernel, hv;
@@ -47,7 +47,6 @@ static int open_one(unsigned int type, unsigned long long config, unsigned int p
       attr.size = sizeof attr;
       attr.config = config | (unsigned long long)pmu << PERF_PMU_TYPE_SHIFT;
       attr.config1 = config1;
-      attr.inherit = inherit ? 1 : 0;
       /* A flexible event is taken off its counter whenever more events
          want counters than there are (multiplexing), and a counter read
          in user mode then stops or belongs to another event. A pinned one
@@ -67,11 +66,6 @@ static int open_one(unsigned int type, unsigned long long config, unsigned int p
       if (errno == ENOENT || errno == ENODEV || errno == ENOSYS) return -1;
     }
   return -1;
-}
-
-int cpucycles_perf_open_cycles(void)
-{
-  return open_one(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0, 0, 0);
 }
 
 /* A PMU type file: a decimal number and a newline. */
@@ -120,10 +114,6 @@ static int fd_count(int fd, long long *count)
   return 1;
 }
 
-/* What a forked child sees in place of a page it could not get back: index
-   0, so the page reader falls back to the descriptor. */
-static const struct perf_event_mmap_page zero_page;
-
 static size_t page_size(void)
 {
   long ps = sysconf(_SC_PAGESIZE);
@@ -134,8 +124,7 @@ static void drop(struct cpucycles_perf *p, int unmap)
 {
   int i;
   for (i = 0; i < p->n; ++i) {
-    if (unmap && p->page[i] && p->page[i] != &zero_page)
-      munmap((void *)p->page[i], page_size());
+    if (unmap && p->page[i]) munmap((void *)p->page[i], page_size());
     p->page[i] = 0;
     if (p->fd[i] >= 0) close(p->fd[i]);
     p->fd[i] = -1;
@@ -165,8 +154,7 @@ static int open_events(struct cpucycles_perf *p)
   p->n = 0;
   for (i = 0; i < (n ? n : 1); ++i) {
     void *page;
-    p->fd[i] = open_one(p->type, p->config, n ? types[i] : 0, p->config1,
-                        p->flags & CPUCYCLES_PERF_INHERIT);
+    p->fd[i] = open_one(p->type, p->config, n ? types[i] : 0, p->config1);
     p->page[i] = 0;
     p->n = i + 1;
     if (p->fd[i] < 0) goto fail;
@@ -181,32 +169,16 @@ fail:
   return -1;
 }
 
-/* The kernel does not copy perf mappings into a forked child, and the
-   events count the parent only; a child reading a page it no longer has
-   would crash. So every mapped event set still open is opened afresh in
-   the child; failing that, its pages read as index 0. */
-#define LIVE_MAX 8
-static struct cpucycles_perf *live[LIVE_MAX];
-
 static void forget_own(int child);
 static void before_fork(void);
 
+/* The kernel does not copy perf mappings into a forked child, and the
+   events it inherits count the parent: a child reading a page it no longer
+   has would crash. So the child's thread drops them and opens its own on
+   its first read. */
 static void in_child(void)
 {
-  int i;
-  /* The child's thread inherited descriptors of its parent's events and
-     lost their pages: it opens its own on its first read. */
   forget_own(1);
-  for (i = 0; i < LIVE_MAX; ++i) {
-    struct cpucycles_perf *p = live[i];
-    if (!p) continue;
-    drop(p, 0);
-    if (open_events(p) != 0) {
-      p->n = 1;
-      p->fd[0] = -1;
-      p->page[0] = (volatile struct perf_event_mmap_page *)&zero_page;
-    }
-  }
 }
 
 static int fork_handled(void)
@@ -219,63 +191,12 @@ static int fork_handled(void)
   return 0;
 }
 
-static int watch(struct cpucycles_perf *p)
-{
-  int i;
-  if (fork_handled() != 0) return -1;
-  for (i = 0; i < LIVE_MAX; ++i)
-    if (!live[i]) {
-      live[i] = p;
-      return 0;
-    }
-  return -1;
-}
-
-static void unwatch(struct cpucycles_perf *p)
-{
-  int i;
-  for (i = 0; i < LIVE_MAX; ++i)
-    if (live[i] == p) live[i] = 0;
-}
-
-int cpucycles_perf_open_event(struct cpucycles_perf *p, unsigned int type,
-                              unsigned long long config, unsigned long long config1, int flags)
-{
-  p->type = type;
-  p->config = config;
-  p->config1 = config1;
-  p->flags = flags;
-  if (open_events(p) != 0) return -1;
-  if ((flags & CPUCYCLES_PERF_MAP) && watch(p) != 0) {
-    drop(p, 1);
-    return -1;
-  }
-  return 0;
-}
-
-int cpucycles_perf_open(struct cpucycles_perf *p, unsigned long long config1, int flags)
-{
-  return cpucycles_perf_open_event(p, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, config1, flags);
-}
-
-void cpucycles_perf_close(struct cpucycles_perf *p)
-{
-  unwatch(p);
-  drop(p, 1);
-}
-
 int cpucycles_perf_user_read(const struct cpucycles_perf *p)
 {
   int i;
   for (i = 0; i < p->n; ++i)
     if (!p->page[i] || !p->page[i]->cap_user_rdpmc) return 0;
   return p->n > 0;
-}
-
-long long cpucycles_perf_fd_count(int fd)
-{
-  long long count;
-  return fd_count(fd, &count) ? count : 0;
 }
 
 /* ---- each thread's own events ---- */

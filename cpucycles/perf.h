@@ -3,7 +3,9 @@
  * (perf.c). A counter either reads the event through its descriptor or
  * uses it to make the kernel allow a user-mode counter instruction (RDPMC,
  * PMCCNTR_EL0, rdcycle), which the kernel does only while the event exists
- * and, on x86 and RISC-V, while its page is mapped.
+ * and, on x86 and RISC-V, while its page is mapped; the page then says how
+ * to turn the register into the event's count. Every thread opens events
+ * of its own (see "each thread's own events" below).
  */
 #ifndef CPUCYCLES_PERF_H
 #define CPUCYCLES_PERF_H
@@ -16,32 +18,19 @@
 #define CPUCYCLES_PERF_MAX 2
 
 /* open flags */
-#define CPUCYCLES_PERF_MAP 1     /* map each event's page (and remap in a forked child) */
-#define CPUCYCLES_PERF_INHERIT 2 /* threads and children created later count too */
+#define CPUCYCLES_PERF_MAP 1 /* map each event's page */
 
 struct cpucycles_perf {
   int n;                                  /* events open */
   int fd[CPUCYCLES_PERF_MAX];
   volatile struct perf_event_mmap_page *page[CPUCYCLES_PERF_MAX];
-  unsigned int type;                      /* as opened, to reopen in a child */
+  unsigned int type;                      /* as opened */
   unsigned long long config, config1;
   int flags;
 };
 
-/* Opens a cycle event for this thread (one per core PMU on hybrid x86),
-   close-on-exec. Returns 0, or -1 with nothing left open. config1 carries
-   architecture-specific requests (user access on arm64). */
-int cpucycles_perf_open(struct cpucycles_perf *p, unsigned long long config1, int flags);
-/* The same for any event (the tests use a software clock, which works
-   without a PMU); only hardware events are split per core PMU. */
-int cpucycles_perf_open_event(struct cpucycles_perf *p, unsigned int type,
-                              unsigned long long config, unsigned long long config1, int flags);
-/* Unmaps and closes what open took; safe to call twice. */
-void cpucycles_perf_close(struct cpucycles_perf *p);
 /* Every mapped page says user-mode reads of its counter are allowed. */
 int cpucycles_perf_user_read(const struct cpucycles_perf *p);
-/* The event's count through its descriptor; 0 when the read fails. */
-long long cpucycles_perf_fd_count(int fd);
 
 /* A counter whose every thread counts its own cycles: each thread opens
    and maps its own event on its first read, the way the kernel grants
@@ -92,9 +81,5 @@ long long cpucycles_perf_own_count(struct cpucycles_perf_owner *o);
    root/sys/bus/event_source/devices/{cpu_core,cpu_atom}/type; returns how
    many (0: not hybrid, use the generic hardware event). */
 int cpucycles_perf_core_types(const char *root, unsigned int types[CPUCYCLES_PERF_MAX]);
-
-/* One cycle event for this thread, through the generic hardware type.
-   Returns the descriptor or -1. */
-int cpucycles_perf_open_cycles(void);
 
 #endif

@@ -62,22 +62,4 @@ static inline int cpucycles_perfpage_count(const volatile struct perf_event_mmap
   return cpucycles_perfpage_count_at(pg, 0, counter, arg, count);
 }
 
-/* The count of a set of events: each page read in user mode where it
-   names a counter, its descriptor otherwise. On hybrid x86 the thread's
-   cycles are split between one event per core type, only one of them on
-   a counter at a time, so the sum is the thread's count. */
-static inline long long cpucycles_perfpage_total(const struct cpucycles_perf *p,
-                                                 unsigned long long (*counter)(unsigned int, void *),
-                                                 void *arg)
-{
-  long long total = 0;
-  int i;
-  for (i = 0; i < p->n; ++i) {
-    long long c;
-    if (!cpucycles_perfpage_count(p->page[i], counter, arg, &c)) c = cpucycles_perf_fd_count(p->fd[i]);
-    total += c;
-  }
-  return total;
-}
-
 #endif

@@ -237,6 +237,33 @@ static void page(void)
   CHECK(own.perf.n == 0, "closed");
 }
 
+/* The perf mappings of this process, counted from /proc/self/maps (-1:
+   not readable here). */
+static int perf_maps(void)
+{
+  char line[512];
+  int n = 0;
+  FILE *f = fopen("/proc/self/maps", "r");
+  if (!f) return -1;
+  while (fgets(line, sizeof line, f)) n += strstr(line, "perf_event") != 0;
+  fclose(f);
+  return n;
+}
+
+static void open_close(void)
+{
+  int fds = open_fds(), maps = perf_maps(), i;
+  for (i = 0; i < 3; ++i) {
+    CHECK(cpucycles_perf_own_open(&owner) == 0 && open_fds() == fds + 1 &&
+          (maps < 0 || perf_maps() == maps + 1), "open %d: one descriptor and one mapping more", i);
+    cpucycles_perf_own_close(&owner);
+    CHECK(open_fds() == fds && (maps < 0 || perf_maps() == maps),
+          "close %d: descriptor closed and page unmapped", i);
+  }
+  cpucycles_perf_own_close(&owner);
+  CHECK(own.perf.n == 0 && open_fds() == fds, "closing twice is harmless");
+}
+
 int main(void)
 {
   long long main_count;
@@ -256,5 +283,6 @@ int main(void)
   error_state();
   cannot_open();
   page();
+  open_close();
   CHECK_DONE();
 }
