@@ -98,9 +98,10 @@ static int run_case(const char *what, int (*prepare)(const void *), const void *
   return o->ran;
 }
 
+/* Whether the counter keeps a perf event of the calling thread open: 1 or 0. */
 static int uses_perf(const char *name)
 {
-  return strstr(name, "perf") || strstr(name, "pmc");
+  return strstr(name, "perf") != 0;
 }
 
 /* ---- seccomp: system calls that fail with a chosen errno ---- */
@@ -155,9 +156,12 @@ static void seccomp_cases(void)
     struct outcome o;
     int opens = d->nrs[0] != SYS_perf_event_open;
     if (!run_case(d->what, deny, d, "seccomp filters do not work here (an emulator?)", &o)) continue;
-    CHECK(!uses_perf(o.name) && strcmp(o.name, "default-zero") != 0 && o.decreases == 0 && o.increases > 0,
-          "%s: a working counter chosen, %s", d->what, o.name);
-    CHECK(o.fds_opened == 0, "%s: no descriptor left open (%d)", d->what, o.fds_opened);
+    /* Without open() a perf counter may still work (perf_event_open is
+       its own system call); it keeps its thread's event open. */
+    CHECK((opens || !uses_perf(o.name)) && strcmp(o.name, "default-zero") != 0 && o.decreases == 0 &&
+          o.increases > 0, "%s: a working counter chosen, %s", d->what, o.name);
+    CHECK(o.fds_opened == uses_perf(o.name), "%s: no descriptor left open but a perf counter's "
+          "event (%d)", d->what, o.fds_opened);
     if (opens)
       CHECK(o.persecond == 1234567890LL, "%s: no file readable, the environment variable applies (%lld)",
             d->what, o.persecond);
