@@ -4,9 +4,10 @@
    counter CSR only while the thread's own mapped event is on it; anywhere
    else rdcycle raises SIGILL. So every thread counts with its own cycle
    event, opened and mapped on its first read (perf.c, "each thread's own
-   events"), and executes rdcycle only while that event's page names the
-   cycle CSR (index 1) under an unchanged sequence number (perfpage.h);
-   otherwise the count comes through the descriptor. The page's offset
+   events"), and reads a counter CSR only while that event's page names it
+   under an unchanged sequence number (perfpage.h): the cycle CSR (index
+   1), or on 64 bits the hpmcounter a hart with Sscofpmf gets the event
+   on; otherwise the count comes through the descriptor. The page's offset
    makes the reading the thread's own count. Each counter file includes
    this once, after its architecture check. */
 #include "counter.h"
@@ -14,30 +15,57 @@
 #include "perfpage.h"
 #include "rdcycle.h"
 
-/* The page's index of the cycle CSR. */
-#define CYCLE_INDEX 1
-
 static CPUCYCLES_THREAD_LOCAL struct cpucycles_perf_own own;
 static struct cpucycles_perf_own *mine(void) { return &own; }
 
-/* Hardware counter n: only the cycle CSR is read here (the owner's
-   `only`); an event the kernel put on another (hpmcounterN, as qemu's
-   sscofpmf does) is read through its descriptor. */
-static unsigned long long cycle_csr(unsigned int n, void *arg)
+#if __riscv_xlen == 64
+/* Any counter CSR the page names: the kernel puts a cycle event on the
+   cycle CSR, or, where the hart has Sscofpmf (overflow interrupts, which
+   the fixed cycle CSR lacks), on one of hpmcounter3-31, and enables user
+   reads of that one CSR only. A CSR number is part of the instruction,
+   hence one read per counter. */
+#define HPM(k) \
+  case k: __asm__ __volatile__("csrr %0, hpmcounter" #k : "=r"(v)); break;
+static unsigned long long counter_csr(unsigned int n, void *arg)
+{
+  unsigned long long v = 0;
+  (void)arg;
+  switch (n) {
+  case 0: __asm__ __volatile__("rdcycle %0" : "=r"(v)); break;
+  case 1: __asm__ __volatile__("rdtime %0" : "=r"(v)); break;
+  case 2: __asm__ __volatile__("rdinstret %0" : "=r"(v)); break;
+  HPM(3) HPM(4) HPM(5) HPM(6) HPM(7) HPM(8) HPM(9) HPM(10) HPM(11) HPM(12) HPM(13)
+  HPM(14) HPM(15) HPM(16) HPM(17) HPM(18) HPM(19) HPM(20) HPM(21) HPM(22) HPM(23)
+  HPM(24) HPM(25) HPM(26) HPM(27) HPM(28) HPM(29) HPM(30) HPM(31)
+  default: break;
+  }
+  return v;
+}
+#undef HPM
+/* Any index the page gives (1 to 32: CSR 0 to 31). */
+#define ONLY 0
+#define READABLE(index) ((index) >= 1 && (index) <= 32)
+#else
+/* 32-bit: the cycle CSR alone (index 1), read in two halves; an event
+   elsewhere is read through its descriptor. */
+static unsigned long long counter_csr(unsigned int n, void *arg)
 {
   (void)n;
   (void)arg;
   return (unsigned long long)cpucycles_rdcycle();
 }
+#define ONLY 1
+#define READABLE(index) ((index) == 1)
+#endif
 
 static struct cpucycles_perf_owner owner = {
-  PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0, CPUCYCLES_PERF_MAP, mine, cycle_csr, CYCLE_INDEX
+  PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0, CPUCYCLES_PERF_MAP, mine, counter_csr, ONLY
 };
 
 static long long perfrdcycle_read(void)
 {
   long long c;
-  if (own.perf.n == 1 && cpucycles_perfpage_count_at(own.perf.page[0], CYCLE_INDEX, cycle_csr, 0, &c))
+  if (own.perf.n == 1 && cpucycles_perfpage_count_at(own.perf.page[0], ONLY, counter_csr, 0, &c))
     return c + own.shift;
   return cpucycles_perf_own_count(&owner);
 }
@@ -46,10 +74,11 @@ static int perfrdcycle_setup(struct cpucycles_setup *s)
 {
   long long c;
   if (cpucycles_perf_own_open(&owner) != 0) return -1;
-  /* A page that does not name the cycle CSR (user access off, or the
-     event on another counter) would make every read a system call. */
-  if (own.perf.n != 1 ||
-      !cpucycles_perfpage_count_at(own.perf.page[0], CYCLE_INDEX, cycle_csr, 0, &c)) {
+  /* A page that names no counter this file reads (user access off, or
+     on 32 bits an event off the cycle CSR) would make every read a
+     system call. */
+  if (own.perf.n != 1 || !READABLE(own.perf.page[0]->index) ||
+      !cpucycles_perfpage_count_at(own.perf.page[0], ONLY, counter_csr, 0, &c)) {
     cpucycles_perf_own_close(&owner);
     return -1;
   }
