@@ -259,8 +259,10 @@ static int adopt(struct cpucycles_perf_owner *o)
   return 0;
 }
 
-/* Opens the calling thread's events; 0, or -1 with nothing open. The key's
-   value only has to be non-null for at_thread_exit to run. */
+/* Opens the calling thread's events; 0, or -1 with nothing open. The
+   owner is adopted once an event opens, so a first call on a machine
+   without perf_event registers nothing. The key's value only has to be
+   non-null for at_thread_exit to run. */
 static int open_own(struct cpucycles_perf_owner *o, struct cpucycles_perf_own *t)
 {
   t->perf.type = o->type;
@@ -268,7 +270,7 @@ static int open_own(struct cpucycles_perf_owner *o, struct cpucycles_perf_own *t
   t->perf.config1 = o->config1;
   t->perf.flags = o->flags & CPUCYCLES_PERF_MAP;
   if (open_events(&t->perf) != 0) return -1;
-  if (pthread_setspecific(exit_key, (void *)o) != 0) {
+  if (adopt(o) != 0 || pthread_setspecific(exit_key, (void *)o) != 0) {
     drop(&t->perf, 1);
     return -1;
   }
@@ -282,7 +284,6 @@ int cpucycles_perf_own_open(struct cpucycles_perf_owner *o)
   drop(&t->perf, 1);
   t->state = CPUCYCLES_PERF_OWN_NONE;
   t->shift = t->last = 0;
-  if (adopt(o) != 0) return -1;
   return open_own(o, t);
 }
 
