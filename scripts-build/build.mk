@@ -28,8 +28,22 @@ obj/options.o: options.c
 obj/counter-%.o: $(SRC)/cpucycles/%.c
 	$(CC) $(INC) -DCOUNTER=cpucycles_counter_$(subst -,_,$*) -MMD -MP -c $< -o $@
 
-$(LIBA): $(LIB_OBJ)
+# The installed static library holds one object, a partial link of all of
+# them in which every hidden (internal) symbol is made local: a program
+# linking it statically sees the API and nothing else to collide with.
+# The tests and the benchmark, which reach inside, link $(LIBINT).
+LIBINT = obj/internal.a
+
+obj/cpucycles.o: $(LIB_OBJ)
+	$(CC) -nostdlib -r -o $@ $(LIB_OBJ)
+	$(OBJCOPY) --localize-hidden $@
+
+$(LIBA): obj/cpucycles.o
 	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ obj/cpucycles.o
+
+$(LIBINT): $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $(LIB_OBJ)
 
@@ -62,14 +76,21 @@ $(PKG)/man/man1/%.1: $(SRC)/doc/man/%.1
 	@mkdir -p $(@D)
 	cp $< $@
 
-# The prefix is configure's: the file says where the library will live
-# once installed, which DESTDIR staging does not change.
+# The directories are configure's: the file says where the library will
+# live once installed, which DESTDIR staging does not change. Those under
+# the prefix are written relative to it, as pkg-config users expect.
+under_prefix = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
+
 $(PKG)/lib/pkgconfig/cpucycles.pc: $(SRC)/scripts-build/cpucycles.pc.in config.mk
 	@mkdir -p $(@D)
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	  -e 's|@LIBDIR@|$(call under_prefix,$(LIBDIR))|g' \
+	  -e 's|@INCLUDEDIR@|$(call under_prefix,$(INCLUDEDIR))|g' $< > $@
 
+# The package's bin, lib, include and man go to configure's directories.
 install: all
-	sh $(SRC)/scripts-build/install $(PKG) "$(DESTDIR)$(PREFIX)"
+	sh $(SRC)/scripts-build/install $(PKG) "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(LIBDIR)" \
+	  "$(DESTDIR)$(INCLUDEDIR)" "$(DESTDIR)$(MANDIR)"
 
 -include $(SRC)/test/build.mk
 -include $(SRC)/bench/build.mk
