@@ -121,7 +121,8 @@ def meson(cfg, cc, cross, prefix, destdir, env, work, out, static):
 
 def cross_file(cfg, cc, prefix, destdir, env, work):
     """A Meson cross file for the cross compiler, the emulator as the
-    wrapper that runs its programs, and the staged pkg-config directory."""
+    wrapper that runs its programs, and the staged pkg-config directory.
+    `pkgconfig` is the key Meson 1.0 (Debian 12) knows; later ones too."""
     path = os.path.join(work, 'cross.ini')
     if os.path.exists(path):
         return path
@@ -133,7 +134,7 @@ def cross_file(cfg, cc, prefix, destdir, env, work):
         return '[%s]' % ', '.join(repr(i) for i in items)
 
     with open(path, 'w') as f:
-        f.write('[binaries]\nc = %s\npkg-config = %r\nexe_wrapper = %s\n'
+        f.write('[binaries]\nc = %s\npkgconfig = %r\nexe_wrapper = %s\n'
                 % (strings(cc), shutil.which('pkg-config'), strings(prefix)))
         f.write('[properties]\npkg_config_libdir = %s\nsys_root = %r\n'
                 % (strings([env['PKG_CONFIG_LIBDIR']]), destdir))
