@@ -31,12 +31,21 @@ obj/counter-%.o: $(SRC)/cpucycles/%.c
 # The installed static library holds one object, a partial link of all of
 # them in which every hidden (internal) symbol is made local: a program
 # linking it statically sees the API and nothing else to collide with.
-# The tests and the benchmark, which reach inside, link $(LIBINT).
+# The COMDAT groups go too (the compiler's PIC helpers, such as x86's
+# __x86.get_pc_thunk.bx): a program with its own copy of such a group
+# would otherwise discard ours, leaving our now-local references to a
+# section that is gone. The tests and the benchmark, which reach inside,
+# link $(LIBINT).
+# Not on MIPS: there a function's own prologue computes $gp with a
+# GP-relative relocation against the function's symbol, which the linker
+# reads differently once the symbol is local, and the program crashes.
+# The MIPS archive keeps its internal names global (and hidden).
 LIBINT = obj/internal.a
+LOCALIZE = $(if $(filter mips%,$(HOST)),,--localize-hidden)
 
 obj/cpucycles.o: $(LIB_OBJ)
 	$(CC) -nostdlib -r -o $@ $(LIB_OBJ)
-	$(OBJCOPY) --localize-hidden $@
+	$(OBJCOPY) --remove-section=.group $(LOCALIZE) $@
 
 $(LIBA): obj/cpucycles.o
 	@mkdir -p $(@D)
