@@ -7,8 +7,13 @@ all: build/0/config.mk
 build/0/config.mk:
 	./configure
 
-install test: build/0/config.mk
+test: build/0/config.mk
 	$(MAKE) -C build/0 $@
+
+# The install runs in build/0: a relative DESTDIR is made absolute first,
+# so that `make install DESTDIR=D` stages into ./D as it says.
+install: build/0/config.mk
+	$(MAKE) -C build/0 $@ $(if $(DESTDIR),DESTDIR=$(abspath $(DESTDIR)))
 
 # Robustness (issue 4): sanitizers and fuzzing, in their own build dirs.
 test-sanitize:
