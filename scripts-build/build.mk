@@ -43,8 +43,10 @@ obj/counter-%.o: $(SRC)/cpucycles/%.c
 LIBINT = obj/internal.a
 LOCALIZE = $(if $(filter mips%,$(HOST)),,--localize-hidden)
 
+# (-fno-sanitize=all: clang would link a sanitizer build's runtime into
+# the object, which the program's own link then defines a second time.)
 obj/cpucycles.o: $(LIB_OBJ)
-	$(CC) -nostdlib -r -o $@ $(LIB_OBJ)
+	$(CC) -nostdlib -fno-sanitize=all -r -o $@ $(LIB_OBJ)
 	$(OBJCOPY) --remove-section=.group $(LOCALIZE) $@
 
 $(LIBA): obj/cpucycles.o
