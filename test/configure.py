@@ -48,6 +48,9 @@ def check(cfg, result, skip):
         env = {k: v for k, v in os.environ.items() if k not in ('CC', 'CFLAGS', 'CPPFLAGS', 'LDFLAGS')}
         env['CC'] = cfg['CC'].split()[0]
         configure = [sys.executable, 'configure']
+        code, out, err = run(configure, scratch, dict(env, CC='false'))
+        result(code == 1 and not os.path.lexists(os.path.join(scratch, 'build')),
+               'a configure that fails in a fresh tree leaves no build/ (%d)' % code)
         code, out, err = run(configure + ['--prefix', '/usr', '--libdir', '/usr/lib/x86_64-linux-gnu',
                                           '--bindir=/usr/sbin'], scratch, env)
         result(code == 0, 'configure --prefix /usr --libdir DIR --bindir=DIR succeeds (%r)'
@@ -72,9 +75,12 @@ def failures(scratch, configure, env, cfg, result):
     empty = os.path.join(scratch, 'empty-path')
     os.mkdir(empty)
     bare = {k: v for k, v in env.items() if k != 'CC'}
+    # a triplet of another machine, so that its compiler is a cross one
+    other = 's390x-linux-gnu' if cfg['HOST'] == 'arm64' else 'aarch64-linux-gnu'
     cases = [
-        (['--host=aarch64-linux-gnu'], dict(bare, PATH=empty), 'gcc-aarch64-linux-gnu'),
-        (['--host', 'aarch64-linux-gnu'], dict(bare, PATH=empty), 'gcc-aarch64-linux-gnu'),
+        (['--host=' + other], dict(bare, PATH=empty), 'gcc-' + other),
+        (['--host', other], dict(bare, PATH=empty), 'gcc-' + other),
+        ([], dict(bare, PATH=empty), '(Debian package gcc)'),
         ([], dict(env, CC='false'), 'false'),
         (['--libdir', 'lib'], env, 'absolute'),
         (['--prefix'], env, '--prefix'),
