@@ -31,20 +31,21 @@ obj/counter-%.o: $(SRC)/cpucycles/%.c
 # The installed static library holds one object, a partial link of all of
 # them in which every hidden (internal) symbol is made local: a program
 # linking it statically sees the API and nothing else to collide with.
-# The COMDAT groups go too (the compiler's PIC helpers, such as x86's
-# __x86.get_pc_thunk.bx): a program with its own copy of such a group
-# would otherwise discard ours, leaving our now-local references to a
-# section that is gone. The tests and the benchmark, which reach inside,
-# link $(LIBINT).
-# Not on MIPS: there a function's own prologue computes $gp with a
-# GP-relative relocation against the function's symbol, which the linker
-# reads differently once the symbol is local, and the program crashes.
-# The MIPS archive keeps its internal names global (and hidden).
+# - The COMDAT groups go first (the compiler's PIC helpers, such as x86's
+#   __x86.get_pc_thunk.bx): a program with its own copy of such a group
+#   would otherwise discard ours, leaving our now-local references to a
+#   section that is gone.
+# - Not on MIPS: there a function's prologue computes $gp with a
+#   GP-relative relocation against the function's own symbol, which the
+#   linker reads differently once the symbol is local, and the program
+#   crashes. The MIPS archive keeps its internal names global (hidden).
+# - -fno-sanitize=all: clang would put a sanitizer build's runtime into
+#   the object, which the program's own link then defines a second time.
+# The tests and the benchmark, which reach inside, link $(LIBINT): the
+# objects as they are.
 LIBINT = obj/internal.a
 LOCALIZE = $(if $(filter mips%,$(HOST)),,--localize-hidden)
 
-# (-fno-sanitize=all: clang would link a sanitizer build's runtime into
-# the object, which the program's own link then defines a second time.)
 obj/cpucycles.o: $(LIB_OBJ)
 	$(CC) -nostdlib -fno-sanitize=all -r -o $@ $(LIB_OBJ)
 	$(OBJCOPY) --remove-section=.group $(LOCALIZE) $@
