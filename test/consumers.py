@@ -59,8 +59,8 @@ def check(cfg, prefix, destdir, env, program, result, skip):
         f.write(program)
     cc = shlex.split(cfg['CC'])
     cross = bool(prefix)
-    for tool, build in (('cmake', cmake), ('meson', meson)):
-        missing = [t for t in (tool, 'ninja' if tool == 'meson' else tool) if not shutil.which(t)]
+    for tool, build, needs in (('cmake', cmake, ['cmake']), ('meson', meson, ['meson', 'ninja'])):
+        missing = [t for t in needs if not shutil.which(t)]
         for static in (False, True):
             what = '%s project (%s) builds against the installed library and runs' % (
                 'a CMake' if tool == 'cmake' else 'a Meson', 'static' if static else 'shared')
