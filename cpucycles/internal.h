@@ -52,7 +52,7 @@ void cpucycles_extend32_start(struct cpucycles_extend32 *e, unsigned int now, lo
 long long cpucycles_extend32(struct cpucycles_extend32 *e, unsigned int now, long long ns,
                              long long persecond);
 
-/* persecond.c and parse.c: the cycles-per-second estimate. */
+/* persecond.c, parse.c and readfile.c: the cycles-per-second estimate. */
 #define CPUCYCLES_PERSECOND_DEFAULT 2399987654LL
 #define CPUCYCLES_PERSECOND_MIN 1000000LL
 #define CPUCYCLES_PERSECOND_MAX 100000000000LL
@@ -62,12 +62,18 @@ long long cpucycles_parse_khz(const char *text, size_t len);
 long long cpucycles_parse_cpuinfo_line(const char *line, size_t len);
 long long cpucycles_parse_cpuinfo(const char *text, size_t len);
 long long cpucycles_parse_timebase_line(const char *line, size_t len);
-long long cpucycles_cpuinfo_scan(const char *root, long long (*line)(const char *, size_t));
 /* The longest /proc/cpuinfo line the streaming reader looks at, newline
    included; longer ones are skipped. get() returns what read() would. */
 #define CPUCYCLES_CPUINFO_LINE 4096
 long long cpucycles_cpuinfo_stream(long (*get)(void *, char *, size_t), void *ctx,
                                    long long (*line)(const char *, size_t));
+/* readfile.c: root+path opened only when it is a regular file (-1 else);
+   read() riding out EINTR, in the shape cpuinfo_stream's get() has; a
+   file holding one number, parsed by parse (0 when absent or too long). */
+int cpucycles_open_regular(const char *root, const char *path);
+long cpucycles_read_some(void *fd, char *buf, size_t len);
+long long cpucycles_small_file(const char *root, const char *path,
+                               long long (*parse)(const char *, size_t));
 
 /* tscrate.c: the TSC's rate in hz from CPUID when it is invariant and
    CPUID states it; 0 otherwise (and off x86). */
