@@ -29,6 +29,11 @@ int main(void)
 '''
 
 
+# The shared library and its link, as each OS names them.
+SHARED = {'linux': ('libcpucycles.so.1', 'libcpucycles.so'),
+          'macos': ('libcpucycles.1.dylib', 'libcpucycles.dylib')}
+
+
 def run(cmd, env=None, cwd=None):
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd,
@@ -46,8 +51,9 @@ def check(cfg, prefix, build, result, skip):
         code, out, err = run(['make', '-s', 'install', 'DESTDIR=' + destdir], env=env, cwd=build)
         result(code == 0, 'make install DESTDIR=... succeeds (%s)' % err.strip()[-200:])
         root = destdir + cfg['PREFIX']
+        shared = SHARED[cfg.get('OS', 'linux')]
         wanted = ['bin/cpucycles-info', 'include/cpucycles.h', 'lib/libcpucycles.a',
-                  'lib/libcpucycles.so.1', 'lib/libcpucycles.so', 'lib/pkgconfig/cpucycles.pc',
+                  'lib/' + shared[0], 'lib/' + shared[1], 'lib/pkgconfig/cpucycles.pc',
                   'man/man1/cpucycles-info.1', 'man/man3/cpucycles.3']
         missing = [w for w in wanted if not os.path.exists(os.path.join(root, w))]
         result(not missing, 'make install puts every file under PREFIX (missing: %s)' % missing)
@@ -93,10 +99,19 @@ def pkgconfig(cfg, prefix, destdir, root, result, skip):
     result(code == 0, 'a program builds with the pkg-config flags alone (%s)' % err.strip()[-300:])
     if code != 0:
         return
-    code, out, err = run([cfg['NM'][:-2] + 'readelf', '-d', binary])
-    result('Shared library: [libcpucycles.so.1]' in out,
-           'the program is linked against libcpucycles.so.1')
-    env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(root, 'lib'))
+    if cfg.get('OS') == 'macos':
+        # it names the install path; staged under DESTDIR, dyld finds the
+        # file by name through DYLD_LIBRARY_PATH
+        libdir = cfg.get('LIBDIR') or cfg['PREFIX'] + '/lib'
+        want = os.path.join(libdir, 'libcpucycles.1.dylib')
+        code, out, err = run(['otool', '-L', binary])
+        result(want in out, 'the program is linked against %s' % want)
+        env = dict(os.environ, DYLD_LIBRARY_PATH=os.path.join(root, 'lib'))
+    else:
+        code, out, err = run([cfg['NM'][:-2] + 'readelf', '-d', binary])
+        result('Shared library: [libcpucycles.so.1]' in out,
+               'the program is linked against libcpucycles.so.1')
+        env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(root, 'lib'))
     code, out, err = run(prefix + [binary], env=env)
     result(code == 0 and out.split()[:1] == [version],
            'the program runs against the installed library (%r)' % (out.strip() or err.strip()))
