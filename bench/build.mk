@@ -12,12 +12,12 @@ bench/bin/bench: $(SRC)/bench/bench.c $(SRC)/bench/child.c $(SRC)/bench/child.h 
 	  $(LIBINT) $(LDFLAGS)
 
 bench/bin/first: $(SRC)/bench/first.c $(SRC)/bench/stats.c $(SRC)/bench/stats.h \
-                 $(LIBSO) $(PKG)/lib/libcpucycles.so
+                 $(LIBSO) $(LIBLINK)
 	@mkdir -p $(@D)
 	$(CC) -I$(PKG)/include -o $@ $(SRC)/bench/first.c $(SRC)/bench/stats.c \
-	  -L$(PKG)/lib -lcpucycles -Wl,-rpath,$(CURDIR)/$(PKG)/lib $(LDFLAGS)
+	  -L$(PKG)/lib -lcpucycles $(BUILD_RPATH) $(LDFLAGS)
 
 bench: all $(BENCH_BIN)
-	$(RUN) bench/bin/bench $(RUN) bench/bin/first
+	$(BUILD_LIBENV) $(RUN) bench/bin/bench $(RUN) bench/bin/first
 
 .PHONY: bench

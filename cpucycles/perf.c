@@ -1,6 +1,6 @@
 /* perf.c: opening, mapping and closing the perf_event cycle events that
-   the perf counters rely on (see perf.h). Compiles to nothing off Linux. */
-#ifdef __linux__
+   the perf counters rely on (see perf.h). Compiled for Linux only
+   (scripts-build/os-linux.mk). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -249,7 +249,3 @@ long long cpucycles_perf_fd_count(int fd)
   return (long long)count;
 }
 
-#else
-/* Nothing here uses perf_event off Linux; ISO C wants a declaration. */
-typedef int cpucycles_perf_unused;
-#endif

@@ -1,22 +1,32 @@
 # build.mk: the build of one host, included by build/<host>/Makefile after
 # the config.mk that configure wrote. Run from build/<host>.
 
-CORE = api select scale extend32 guard osclock parse persecond chosen perf tscrate
+PKG = package
+
+CORE = api select scale extend32 guard osclock parse persecond readfile chosen tscrate $(OS_CORE)
 CORE_OBJ = $(CORE:%=obj/%.o) obj/options.o
 COUNTER_OBJ = $(COUNTERS:%=obj/counter-%.o)
 LIB_OBJ = $(CORE_OBJ) $(COUNTER_OBJ)
 INC = -I$(SRC)/cpucycles -I$(SRC)/include
 
-PKG = package
-LIBSO = $(PKG)/lib/libcpucycles.so.1
 LIBA = $(PKG)/lib/libcpucycles.a
 
-# Every man page in doc/man goes into the package, section by its suffix.
-MAN = $(patsubst $(SRC)/doc/man/%.1,$(PKG)/man/man1/%.1,$(wildcard $(SRC)/doc/man/*.1)) \
+# What differs between operating systems: the library's OS file and any
+# other OS-only sources (OS_CORE), the shared library's name and link
+# (LIBSO, the file; LIBLINK, the link to it for -lcpucycles), programs of
+# that OS alone (OS_BIN) and the man pages of programs it lacks
+# (OS_NOT_MAN), and how a program from the build tree finds the
+# shared library (BUILD_RPATH at link time, BUILD_LIBENV when run).
+include $(SRC)/scripts-build/os-$(OS).mk
+
+# Every man page in doc/man goes into the package, section by its suffix,
+# but those of programs this OS does not get (OS_NOT_MAN).
+MAN = $(filter-out $(OS_NOT_MAN:%=$(PKG)/man/man1/%), \
+      $(patsubst $(SRC)/doc/man/%.1,$(PKG)/man/man1/%.1,$(wildcard $(SRC)/doc/man/*.1))) \
       $(patsubst $(SRC)/doc/man/%.3,$(PKG)/man/man3/%.3,$(wildcard $(SRC)/doc/man/*.3))
 
-all: $(LIBSO) $(PKG)/lib/libcpucycles.so $(LIBA) $(PKG)/include/cpucycles.h \
-     $(PKG)/bin/cpucycles-info $(PKG)/bin/cpucycles-open $(MAN) $(PKG)/lib/pkgconfig/cpucycles.pc
+all: $(LIBSO) $(LIBLINK) $(LIBA) $(PKG)/include/cpucycles.h \
+     $(PKG)/bin/cpucycles-info $(OS_BIN) $(MAN) $(PKG)/lib/pkgconfig/cpucycles.pc
 
 obj/%.o: $(SRC)/cpucycles/%.c
 	$(CC) $(INC) -DCPUCYCLES_VERSION='"$(VERSION)"' -MMD -MP -c $< -o $@
@@ -50,21 +60,27 @@ obj/cpucycles.o: $(LIB_OBJ)
 	$(CC) -nostdlib -fno-sanitize=all -r -o $@ $(LIB_OBJ)
 	$(OBJCOPY) --remove-section=.group $(LOCALIZE) $@
 
+ifeq ($(OS),macos)
+# zig 0.11 cannot link several Mach-O objects into one relocatable object:
+# the macOS archive holds the objects as they are (hidden symbols, which a
+# Mach-O static link still sees as globals).
+$(LIBA): $(LIB_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $(LIB_OBJ)
+else
 $(LIBA): obj/cpucycles.o
 	@mkdir -p $(@D)
 	rm -f $@
-	ar rcs $@ obj/cpucycles.o
+	$(AR) rcs $@ obj/cpucycles.o
+endif
 
 $(LIBINT): $(LIB_OBJ)
 	rm -f $@
-	ar rcs $@ $(LIB_OBJ)
+	$(AR) rcs $@ $(LIB_OBJ)
 
-$(LIBSO): $(LIB_OBJ)
-	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-z,now -Wl,-soname,libcpucycles.so.1 -o $@ $(LIB_OBJ) $(LDFLAGS)
-
-$(PKG)/lib/libcpucycles.so: $(LIBSO)
-	ln -sf libcpucycles.so.1 $@
+$(LIBLINK): $(LIBSO)
+	ln -sf $(<F) $@
 
 $(PKG)/include/cpucycles.h: $(SRC)/include/cpucycles.h
 	@mkdir -p $(@D)
@@ -74,11 +90,6 @@ $(PKG)/include/cpucycles.h: $(SRC)/include/cpucycles.h
 $(PKG)/bin/cpucycles-info: $(SRC)/command/cpucycles-info.c $(LIBA) $(PKG)/include/cpucycles.h
 	@mkdir -p $(@D)
 	$(CC) -I$(PKG)/include -o $@ $< $(LIBA) $(LDFLAGS)
-
-# Needs nothing of the library: it only changes kernel settings.
-$(PKG)/bin/cpucycles-open: $(SRC)/command/cpucycles-open.c
-	@mkdir -p $(@D)
-	$(CC) -o $@ $< $(LDFLAGS)
 
 $(PKG)/man/man3/%.3: $(SRC)/doc/man/%.3
 	@mkdir -p $(@D)

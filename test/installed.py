@@ -31,6 +31,11 @@ int main(void)
 '''
 
 
+# The shared library and its link, as each OS names them.
+SHARED = {'linux': ('libcpucycles.so.1', 'libcpucycles.so'),
+          'macos': ('libcpucycles.1.dylib', 'libcpucycles.dylib')}
+
+
 def run(cmd, env=None, cwd=None):
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd,
@@ -47,9 +52,10 @@ def check(cfg, prefix, build, result, skip):
         env = {k: v for k, v in os.environ.items() if k not in ('MAKEFLAGS', 'MFLAGS', 'MAKELEVEL')}
         code, out, err = run(['make', '-s', 'install', 'DESTDIR=' + destdir], env=env, cwd=build)
         result(code == 0, 'make install DESTDIR=... succeeds (%s)' % err.strip()[-200:])
+        shared = SHARED[cfg.get('OS', 'linux')]
         wanted = [('BINDIR', 'cpucycles-info'), ('INCLUDEDIR', 'cpucycles.h'),
-                  ('LIBDIR', 'libcpucycles.a'), ('LIBDIR', 'libcpucycles.so.1'),
-                  ('LIBDIR', 'libcpucycles.so'), ('LIBDIR', 'pkgconfig/cpucycles.pc'),
+                  ('LIBDIR', 'libcpucycles.a'), ('LIBDIR', shared[0]),
+                  ('LIBDIR', shared[1]), ('LIBDIR', 'pkgconfig/cpucycles.pc'),
                   ('MANDIR', 'man1/cpucycles-info.1'), ('MANDIR', 'man3/cpucycles.3')]
         missing = [os.path.join(cfg[d], w) for d, w in wanted
                    if not os.path.exists(destdir + os.path.join(cfg[d], w))]
@@ -66,7 +72,7 @@ def check(cfg, prefix, build, result, skip):
         mandirs = [os.path.join(mandir, d) for d in ('man1', 'man3')]
         manpages.check([os.path.join(d, f) for d in mandirs if os.path.isdir(d)
                         for f in sorted(os.listdir(d))], result, skip)
-        man_finds(mandir, result, skip)
+        man_finds(mandir, cfg.get('OS', 'linux'), result, skip)
         pkgconfig(cfg, prefix, destdir, result, skip)
 
 
@@ -83,12 +89,15 @@ def pc_variables(path):
     return values
 
 
-def man_finds(mandir, result, skip):
+def man_finds(mandir, os_name, result, skip):
     """man, pointed at the installed directory, finds every page by name."""
     if not shutil.which('man'):
         skip('man -M MANDIR finds the installed pages: man is not installed')
         return
-    for section, page in (('3', 'cpucycles'), ('1', 'cpucycles-info'), ('1', 'cpucycles-open')):
+    pages = [('3', 'cpucycles'), ('1', 'cpucycles-info')]
+    if os_name == 'linux':
+        pages.append(('1', 'cpucycles-open'))
+    for section, page in pages:
         code, out, err = run(['man', '-M', mandir, '-w', section, page])
         want = os.path.join(mandir, 'man' + section, page + '.' + section)
         result(code == 0 and out.strip() == want, 'man -M MANDIR -w %s %s finds %s (%r)'
@@ -134,10 +143,19 @@ def build_with_flags(cfg, prefix, destdir, flags, result):
     result(code == 0, 'a program builds with the pkg-config flags alone (%s)' % err.strip()[-300:])
     if code != 0:
         return
-    code, out, err = run([cfg['NM'][:-2] + 'readelf', '-d', binary])
-    result('Shared library: [libcpucycles.so.1]' in out,
-           'the program is linked against libcpucycles.so.1')
-    env = dict(os.environ, LD_LIBRARY_PATH=destdir + cfg['LIBDIR'])
+    if cfg.get('OS') == 'macos':
+        # it names the install path; staged under DESTDIR, dyld finds the
+        # file by name through DYLD_LIBRARY_PATH
+        libdir = cfg['LIBDIR']
+        want = os.path.join(libdir, 'libcpucycles.1.dylib')
+        code, out, err = run(['otool', '-L', binary])
+        result(want in out, 'the program is linked against %s' % want)
+        env = dict(os.environ, DYLD_LIBRARY_PATH=destdir + cfg['LIBDIR'])
+    else:
+        code, out, err = run([cfg['NM'][:-2] + 'readelf', '-d', binary])
+        result('Shared library: [libcpucycles.so.1]' in out,
+               'the program is linked against libcpucycles.so.1')
+        env = dict(os.environ, LD_LIBRARY_PATH=destdir + cfg['LIBDIR'])
     code, out, err = run(prefix + [binary], env=env)
     result(code == 0 and out.split()[:1] == [version],
            'the program runs against the installed library (%r)' % (out.strip() or err.strip()))
