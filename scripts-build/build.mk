@@ -1,7 +1,7 @@
 # build.mk: the build of one host, included by build/<host>/Makefile after
 # the config.mk that configure wrote. Run from build/<host>.
 
-CORE = api select scale extend32 guard osclock parse persecond chosen perf tscrate
+CORE = api select scale extend32 anchor guard osclock parse persecond chosen perf tscrate
 CORE_OBJ = $(CORE:%=obj/%.o) obj/options.o
 COUNTER_OBJ = $(COUNTERS:%=obj/counter-%.o)
 LIB_OBJ = $(CORE_OBJ) $(COUNTER_OBJ)
