@@ -5,7 +5,7 @@ TEST_BIN = test/bin/select test/bin/persecond test/bin/arith test/bin/chosen tes
            test/bin/library-shared test/bin/library-static
 
 # Robustness (issue 4): threads, signals, fork, hostile environments.
-THREAD_TESTS = test/bin/guard test/bin/once test/bin/threads
+THREAD_TESTS = test/bin/guard test/bin/once test/bin/threads test/bin/gaps
 TEST_BIN += test/bin/fork test/bin/hostile
 TEST_BIN += $(THREAD_TESTS)
 

@@ -1,0 +1,308 @@
+/* gaps.c: the 32-bit extension the library hands out (cpucycles_chosen,
+   the real wrapper) on synthetic counters at 24 MHz, 200 MHz and 3 GHz,
+   while the cycles-per-second estimate says 2399987654: read by threads
+   started after simulated gaps of a second to ten hours, by a thread that
+   reads through an hour, by threads racing each other, and from a signal
+   handler that interrupts a thread moving the shared anchor. Every
+   reading must be the exact 64-bit count.
+
+   No real time passes. This program defines cpucycles_os_ns, so the
+   library's own OS clock is not linked in: each thread keeps its own
+   simulated clock, which advances a little at every clock or counter
+   read and by whole gaps where the test says so. The counter is a
+   function of the reading thread's simulated time, so the exact count of
+   every reading is known: the origin's 32-bit value plus the ticks
+   between the origin's counter read and this one. */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include "check.h"
+#include "internal.h"
+
+#define ESTIMATE 2399987654LL /* the library's fallback estimate */
+#define STEP 40               /* simulated ns one clock or counter read takes */
+#define SECOND 1000000000LL
+#define RACERS 4
+#define RACE_READS 2000
+
+/* This thread's simulated clock; the time of the first counter read of
+   the reading in progress (-1: none yet) and of the last counter read. */
+static __thread long long sim_ns;
+static __thread long long first_read_ns = -1;
+static __thread long long last_read_ns;
+/* Counter reads left before this thread raises SIGUSR1 (0: never). */
+static __thread int raise_after;
+
+long long cpucycles_os_ns(void)
+{
+  long long t = sim_ns;
+  sim_ns += STEP;
+  return t;
+}
+
+/* The synthetic counter: rate ticks per second, C0 at time 0. */
+static long long rate;
+#define C0 0xfffff000LL
+
+static long long ticks_at(long long ns)
+{
+  return C0 + ns / SECOND * rate + ns % SECOND * rate / SECOND;
+}
+
+static long long counter32(void)
+{
+  long long t = sim_ns;
+  sim_ns += STEP;
+  last_read_ns = t;
+  if (first_read_ns < 0) first_read_ns = t;
+  if (raise_after > 0 && --raise_after == 0) raise(SIGUSR1);
+  return (long long)(unsigned int)ticks_at(t);
+}
+
+/* What the library handed out, and the time of the origin's counter read. */
+static long long (*extended)(void);
+static long long origin_ns;
+
+/* The exact count of a reading whose counter read happened at t. */
+static long long exact(long long t)
+{
+  return (long long)(unsigned int)ticks_at(origin_ns) + ticks_at(t) - ticks_at(origin_ns);
+}
+
+/* One reading through the library; *t gets the time of its counter read. */
+static long long reading(long long *t)
+{
+  long long v;
+  first_read_ns = -1;
+  v = extended();
+  *t = first_read_ns;
+  return v;
+}
+
+/* The first wrong reading of a scene, for its CHECK line. */
+struct scene {
+  long long readings, wrong, got, want, at;
+};
+
+static long long checked(struct scene *s)
+{
+  long long t, v = reading(&t);
+  s->readings++;
+  if (v != exact(t)) {
+    if (!s->wrong) {
+      s->got = v;
+      s->want = exact(t);
+      s->at = t;
+    }
+    s->wrong++;
+  }
+  return v;
+}
+
+static void report(const struct scene *s, const char *what)
+{
+  if (s->wrong == 0)
+    CHECK(s->readings > 0, "%lld Hz: %s: %lld readings, all exact", rate, what, s->readings);
+  else
+    CHECK(0, "%lld Hz: %s: %lld of %lld readings wrong; the first %lld, exact %lld "
+          "(%+.3f wraps) at %.3f s", rate, what, s->wrong, s->readings, s->got, s->want,
+          (double)(s->got - s->want) / 4294967296.0, (double)s->at / 1e9);
+}
+
+/* A thread whose clock starts where its creator's stood, reading `reads`
+   times `advance` ns apart; its creator's clock then takes up its end. */
+struct thread {
+  pthread_t id;
+  long long start_ns, end_ns, advance, first, last, decreases;
+  int reads;
+  struct scene scene;
+};
+
+static void *reader_thread(void *arg)
+{
+  struct thread *th = arg;
+  long long v;
+  int i;
+  sim_ns = th->start_ns;
+  for (i = 0; i < th->reads; ++i) {
+    if (i) sim_ns += th->advance;
+    v = checked(&th->scene);
+    if (i == 0) th->first = v;
+    else th->decreases += v < th->last;
+    th->last = v;
+  }
+  th->end_ns = sim_ns;
+  return 0;
+}
+
+static int start(struct thread *th, int reads, long long advance)
+{
+  memset(&th->scene, 0, sizeof th->scene);
+  th->start_ns = sim_ns;
+  th->reads = reads;
+  th->advance = advance;
+  th->decreases = 0;
+  return pthread_create(&th->id, 0, reader_thread, th) == 0;
+}
+
+static void finish(struct thread *th)
+{
+  pthread_join(th->id, 0);
+  if (th->end_ns > sim_ns) sim_ns = th->end_ns;
+}
+
+static void merge(struct scene *into, const struct scene *s)
+{
+  if (s->wrong && !into->wrong) {
+    into->got = s->got;
+    into->want = s->want;
+    into->at = s->at;
+  }
+  into->wrong += s->wrong;
+  into->readings += s->readings;
+}
+
+/* After each gap in which nobody read: a new thread reads first and must
+   bridge the whole gap; then, after the same gap again, the creator reads
+   and starts a thread at once, whose first reading must follow it. */
+static void quiet_gaps(void)
+{
+  static const long long gaps[] = { 1, 10, 60, 3600, 36000 };
+  struct scene s;
+  struct thread th;
+  unsigned int i;
+  long long creator;
+  int behind = 0;
+
+  memset(&s, 0, sizeof s);
+  for (i = 0; i < sizeof gaps / sizeof gaps[0]; ++i) {
+    sim_ns += gaps[i] * SECOND;
+    if (!start(&th, 3, 1000)) break;
+    finish(&th);
+    merge(&s, &th.scene);
+    sim_ns += gaps[i] * SECOND;
+    creator = checked(&s);
+    if (!start(&th, 3, 1000)) break;
+    finish(&th);
+    merge(&s, &th.scene);
+    behind += th.first < creator;
+  }
+  report(&s, "threads started after quiet gaps of 1 s to 10 h");
+  CHECK(behind == 0 && i == sizeof gaps / sizeof gaps[0],
+        "%lld Hz: a thread started after its creator's reading never reads less (%d did; %u gaps run)",
+        rate, behind, i);
+}
+
+/* The creator reads every 0.1 s for an hour, keeping the anchor fresh;
+   then a new thread bridges only what is left since. */
+static void busy_hour(void)
+{
+  struct scene s;
+  struct thread th;
+  long long end = sim_ns + 3600 * SECOND;
+
+  memset(&s, 0, sizeof s);
+  while (sim_ns < end) {
+    sim_ns += SECOND / 10;
+    checked(&s);
+  }
+  if (start(&th, 3, 1000)) {
+    finish(&th);
+    merge(&s, &th.scene);
+  }
+  report(&s, "a creator reading through an hour, then a new thread");
+}
+
+/* Threads reading at once, each a sixteenth of a wrap apart in its own
+   time, so the anchor is moved over and over while others read it. */
+static void race(void)
+{
+  struct thread th[RACERS];
+  struct scene s;
+  long long wrap_ns = (long long)(4294967296.0 * 1e9 / (double)rate);
+  long long decreases = 0;
+  int i, n;
+
+  memset(&s, 0, sizeof s);
+  for (n = 0; n < RACERS; ++n)
+    if (!start(&th[n], check_reps(RACE_READS), wrap_ns / 16 + n * 7919)) break;
+  for (i = 0; i < n; ++i) {
+    finish(&th[i]);
+    merge(&s, &th[i].scene);
+    decreases += th[i].decreases;
+  }
+  report(&s, "threads racing, the anchor moved under them");
+  CHECK(n == RACERS && decreases == 0,
+        "%lld Hz: %d racing threads, each one's readings never decrease (%lld did)", rate, n,
+        decreases);
+}
+
+/* A handler that reads, run from inside the anchor's move (the counter
+   read between its two clock readings) in the same thread. */
+static volatile sig_atomic_t handled;
+static long long handler_value, handler_read_ns;
+
+static void on_signal(int sig)
+{
+  long long outer = first_read_ns;
+  (void)sig;
+  handler_value = reading(&handler_read_ns);
+  first_read_ns = outer;
+  handled = 1;
+}
+
+static void signal_in_writer(void)
+{
+  struct sigaction sa, old;
+  long long wrap_ns = (long long)(4294967296.0 * 1e9 / (double)rate);
+  long long t, v;
+
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  if (sigaction(SIGUSR1, &sa, &old) != 0) {
+    CHECK(0, "sigaction for SIGUSR1");
+    return;
+  }
+  handled = 0;
+  /* Older than a quarter wrap: this reading moves the anchor, and its
+     second counter read is the one inside the move. */
+  sim_ns += wrap_ns / 2 + 12345;
+  raise_after = 2;
+  v = reading(&t);
+  raise_after = 0;
+  sigaction(SIGUSR1, &old, 0);
+  CHECK(handled && handler_value == exact(handler_read_ns),
+        "%lld Hz: a reading from a handler interrupting the anchor's move is exact "
+        "(ran %d, %lld vs %lld)",
+        rate, (int)handled, handler_value, exact(handler_read_ns));
+  CHECK(v == exact(t), "%lld Hz: the interrupted reading is exact (%lld vs %lld)", rate, v,
+        exact(t));
+}
+
+static void run(long long hz)
+{
+  struct cpucycles_trial t;
+
+  memset(&t, 0, sizeof t);
+  t.only32 = 1;
+  t.scale.whole = 1;
+  rate = hz;
+  sim_ns = 5 * SECOND;
+  extended = cpucycles_chosen(counter32, &t, ESTIMATE);
+  origin_ns = last_read_ns;
+  CHECK(extended != counter32, "%lld Hz: a 32-bit counter is not handed out raw", rate);
+  quiet_gaps();
+  busy_hour();
+  race();
+  signal_in_writer();
+}
+
+int main(void)
+{
+  run(24000000);
+  run(200000000);
+  run(3000000000LL);
+  CHECK_DONE();
+}
