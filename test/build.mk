@@ -7,6 +7,8 @@ TEST_BIN = test/bin/select test/bin/persecond test/bin/arith test/bin/chosen tes
 # Robustness (issue 4): threads, signals, fork, hostile environments.
 THREAD_TESTS = test/bin/guard test/bin/once test/bin/threads test/bin/gaps
 TEST_BIN += test/bin/fork test/bin/hostile
+# Threads started long after the first call (issue 11); also run by hand with longer delays.
+TEST_BIN += test/bin/latethreads
 TEST_BIN += $(THREAD_TESTS)
 
 test/bin/%: $(SRC)/test/%.c $(LIBA)
