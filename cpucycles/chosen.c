@@ -65,10 +65,15 @@ static long long extended(void)
 {
   long long (*r)(void) = raw_read();
   struct cpucycles_extend32 base;
-  unsigned int now = (unsigned int)r();
-  long long ns = cpucycles_os_ns();
+  unsigned int now;
+  long long ns;
 
+  /* The base first: its reading then precedes ours, whatever held this
+     thread up in between, and the gap to bridge is never negative (but
+     for the few nanoseconds a processor may run the counter read early). */
   if (!cpucycles_anchor_load(&anchor, &base)) base = origin;
+  now = (unsigned int)r();
+  ns = cpucycles_os_ns();
   if (ns - base.ns > refresh_ns) refresh(r);
   return (long long)cpucycles_extend32_at(&base, now, ns, tickrate);
 }
@@ -89,8 +94,8 @@ static void extension_start(long long (*read)(void), double f, long long perseco
   tickrate = cpucycles_measure_rate(read, 1);
   /* A counter that passed the selection's test but not the measurement
      keeps the estimate's rate: the anchor's refreshes still count the
-     wraps right as long as the counter's true rate is below 3 times it
-     and some thread reads it every quarter wrap. */
+     wraps right as long as some thread reads it every quarter wrap (of
+     that rate) and its true rate is below twice that. */
   if (tickrate <= 0) tickrate = f > 0 ? (long long)((double)persecond / f) : persecond;
   if (tickrate < 1) tickrate = 1;
   refresh_ns = (long long)(1073741824.0 * 1e9 / (double)tickrate);

@@ -14,15 +14,13 @@ void cpucycles_extend32_start(struct cpucycles_extend32 *e, unsigned int now, lo
    one that brings delta closest to that. It is right while the prediction
    is off by less than 2^31 ticks, half a wrap.
 
-   The reading may also be a little older than the base: another thread
-   can publish a base between this thread's counter read and its look at
-   the base. Then the clock predicts a small negative count and the
-   nearest number of wraps is -1, which makes the reading the few ticks
-   before the base that it is, not almost a whole wrap after it. Fewer
-   than -1 would need a clock that runs backwards, and more than 2^30
-   wraps a clock jump of years: both are clamped, so a broken clock can
-   neither overflow the count nor take it below the base by more than a
-   wrap. */
+   The reading may also be a little older than the base: its counter read
+   can be executed before the look at the base that a thread of another
+   core has just moved. Then the clock predicts a small negative count and
+   the nearest number of wraps is -1, which makes the reading the few
+   ticks before the base that it is, not almost a whole wrap after it.
+   Beyond 2^30 wraps either way the clock must have jumped by years: the
+   count is clamped there so that it cannot overflow. */
 unsigned long long cpucycles_extend32_at(const struct cpucycles_extend32 *base, unsigned int now,
                                          long long ns, long long tickrate)
 {
@@ -31,7 +29,7 @@ unsigned long long cpucycles_extend32_at(const struct cpucycles_extend32 *base, 
   double wraps = (expected - (double)delta) / 4294967296.0 + 0.5;
   long long w;
 
-  if (wraps < -1) wraps = -1;
+  if (wraps < -1073741824.0) wraps = -1073741824.0;
   if (wraps > 1073741824.0) wraps = 1073741824.0;
   w = (long long)wraps;
   if ((double)w > wraps) --w; /* floor, for the negative side too */
