@@ -11,6 +11,8 @@
    until it returns. Writers take turns through a flag that they try
    once and never wait for. Every shared word is accessed atomically,
    relaxed where the fences and seq order them. */
+#define _POSIX_C_SOURCE 200809L
+#include <unistd.h>
 #include "internal.h"
 
 enum { VALUE_LO, VALUE_HI, NS_LO, NS_HI, LAST, WORDS };
@@ -66,10 +68,16 @@ int cpucycles_anchor_load(struct cpucycles_anchor *a, struct cpucycles_extend32 
   return 0;
 }
 
+/* The flag holds the writer's process id. One of another process can
+   only have come through fork from a parent whose writer was not copied:
+   it would never be cleared, and the anchor would never move again, so it
+   is taken over. getpid is a system call, paid once per move. */
 int cpucycles_anchor_lock(struct cpucycles_anchor *a, struct cpucycles_extend32 *current)
 {
-  unsigned int idle = 0;
-  if (!__atomic_compare_exchange_n(&a->busy, &idle, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+  unsigned int me = (unsigned int)getpid();
+  unsigned int seen = __atomic_load_n(&a->busy, __ATOMIC_RELAXED);
+  if (seen == me) return 0; /* another thread of ours, or the code this handler interrupted */
+  if (!__atomic_compare_exchange_n(&a->busy, &seen, me, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
     return 0;
   /* Only the holder writes, so its own view of the slot is complete. */
   get(a->slot[__atomic_load_n(&a->seq, __ATOMIC_RELAXED) & 1], current);

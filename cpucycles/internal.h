@@ -60,7 +60,7 @@ long long cpucycles_extend32(struct cpucycles_extend32 *e, unsigned int now, lon
    wait) when another writer has it; unlock publishes next unless null. */
 struct cpucycles_anchor {
   unsigned int seq;      /* readers use slot[seq & 1] */
-  unsigned int busy;     /* a writer holds the anchor */
+  unsigned int busy;     /* 0, or the process id of the writer holding it */
   unsigned int slot[2][5];
 };
 void cpucycles_anchor_init(struct cpucycles_anchor *a, const struct cpucycles_extend32 *e);
