@@ -2,9 +2,10 @@
    the real wrapper) on synthetic counters at 24 MHz, 200 MHz and 3 GHz,
    while the cycles-per-second estimate says 2399987654: read by threads
    started after simulated gaps of a second to ten hours, by a thread that
-   reads through an hour, by threads racing each other, and from a signal
-   handler that interrupts a thread moving the shared anchor. Every
-   reading must be the exact 64-bit count.
+   reads through an hour, by threads racing each other, from a signal
+   handler that interrupts a thread moving the shared anchor, and in a
+   child forked while another thread was moving it. Every reading must be
+   the exact 64-bit count.
 
    No real time passes. This program defines cpucycles_os_ns, so the
    library's own OS clock is not linked in: each thread keeps its own
@@ -15,9 +16,11 @@
    between the origin's counter read and this one. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <string.h>
 #include "check.h"
+#include "forkable.h"
 #include "internal.h"
 
 #define ESTIMATE 2399987654LL /* the library's fallback estimate */
@@ -31,8 +34,11 @@
 static __thread long long sim_ns;
 static __thread long long first_read_ns = -1;
 static __thread long long last_read_ns;
-/* Counter reads left before this thread raises SIGUSR1 (0: never). */
-static __thread int raise_after;
+/* Counter reads left before this thread raises SIGUSR1, or before it
+   stops until told to go on (0: never); counter reads so far. */
+static __thread int raise_after, stop_after;
+static __thread long long counter_reads;
+static sem_t stopped, go_on;
 
 long long cpucycles_os_ns(void)
 {
@@ -56,7 +62,12 @@ static long long counter32(void)
   sim_ns += STEP;
   last_read_ns = t;
   if (first_read_ns < 0) first_read_ns = t;
+  counter_reads++;
   if (raise_after > 0 && --raise_after == 0) raise(SIGUSR1);
+  if (stop_after > 0 && --stop_after == 0) {
+    sem_post(&stopped);
+    while (sem_wait(&go_on) != 0) {}
+  }
   return (long long)(unsigned int)ticks_at(t);
 }
 
@@ -281,7 +292,62 @@ static void signal_in_writer(void)
         exact(t));
 }
 
-static void run(long long hz)
+/* A process forked while another thread was moving the anchor: that
+   writer is not in the child, whose anchor must still move. */
+static void *mover(void *arg)
+{
+  long long t;
+  sim_ns = *(long long *)arg;
+  stop_after = 2; /* the counter read inside the move */
+  reading(&t);
+  return 0;
+}
+
+static int child_reads(long long start_ns)
+{
+  long long t, before;
+  int bad = 0;
+  sim_ns = start_ns;
+  before = counter_reads;
+  bad |= reading(&t) != exact(t);
+  bad |= (counter_reads - before != 2) << 1; /* it moved the anchor */
+  sim_ns += 1000;
+  before = counter_reads;
+  bad |= reading(&t) != exact(t);
+  bad |= (counter_reads - before != 1) << 2; /* and found it fresh next time */
+  return bad;
+}
+
+static void fork_in_move(void)
+{
+  long long wrap_ns = (long long)(4294967296.0 * 1e9 / (double)rate);
+  long long mover_ns = sim_ns + wrap_ns / 2, child_ns = sim_ns + wrap_ns;
+  pthread_t id;
+  pid_t pid;
+  int status = -1;
+
+  if (sem_init(&stopped, 0, 0) != 0 || sem_init(&go_on, 0, 0) != 0 ||
+      pthread_create(&id, 0, mover, &mover_ns) != 0) {
+    CHECK(0, "%lld Hz: semaphores and a thread for the fork test", rate);
+    return;
+  }
+  while (sem_wait(&stopped) != 0) {}
+  fflush(stdout);
+  pid = fork();
+  if (pid == 0) _exit(child_reads(child_ns));
+  if (pid > 0) waitpid(pid, &status, 0);
+  sem_post(&go_on);
+  pthread_join(id, 0);
+  if (sim_ns < child_ns) sim_ns = child_ns;
+  CHECK(pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+        "%lld Hz: a child forked while another thread moved the anchor moves it itself and "
+        "reads exactly (exit bits %d: 1 inexact, 2 did not move it, 4 moved it again)", rate,
+        pid > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  sem_destroy(&stopped);
+  sem_destroy(&go_on);
+}
+
+static void run(long long hz, int forks)
 {
   struct cpucycles_trial t;
 
@@ -297,12 +363,15 @@ static void run(long long hz)
   busy_hour();
   race();
   signal_in_writer();
+  if (forks) fork_in_move();
 }
 
 int main(void)
 {
-  run(24000000);
-  run(200000000);
-  run(3000000000LL);
+  int forks = fork_works();
+  if (!forks) SKIP("the fork tests: fork() does not work here (a trivial child never exited)");
+  run(24000000, forks);
+  run(200000000, forks);
+  run(3000000000LL, forks);
   CHECK_DONE();
 }
