@@ -135,7 +135,8 @@ static struct stamp after_delay(const struct stamp *prev, double delay)
     } else if (expected > 0 && (double)delta / expected > worst_ratio) {
       worst_ratio = (double)delta / expected;
     }
-    if (th[i].last > handed) handed = th[i].last;
+    /* Counts may be negative (s390x's TOD clock has its top bit set). */
+    if (i == 0 || th[i].last > handed) handed = th[i].last;
     decreases += th[i].decreases;
   }
   if (bad)
