@@ -38,6 +38,8 @@ static __thread long long last_read_ns;
    stops until told to go on (0: never); counter reads so far. */
 static __thread int raise_after, stop_after;
 static __thread long long counter_reads;
+/* Ticks this thread's counter runs ahead of the others' (0: in step). */
+static __thread long long offset_ticks;
 static sem_t stopped, go_on;
 
 long long cpucycles_os_ns(void)
@@ -68,7 +70,7 @@ static long long counter32(void)
     sem_post(&stopped);
     while (sem_wait(&go_on) != 0) {}
   }
-  return (long long)(unsigned int)ticks_at(t);
+  return (long long)(unsigned int)(ticks_at(t) + offset_ticks);
 }
 
 /* What the library handed out, and the time of the origin's counter read. */
@@ -249,6 +251,73 @@ static void race(void)
         decreases);
 }
 
+/* Two threads on cores whose counters are not in step (cycle counters
+   that each core started on its own), reading in turns while each moves
+   the anchor in turn: a reading's low 32 bits are its own core's counter
+   and the clock picks only the wraps, so each thread's count must step by
+   exactly the ticks between its own readings, the other core's offset
+   never leaking in. */
+struct stepper {
+  pthread_t id;
+  long long start_ns, advance, offset, steps, wrong;
+};
+static pthread_barrier_t lockstep; /* the two take turns reading */
+
+static void *stepper_thread(void *arg)
+{
+  struct stepper *st = arg;
+  long long t, previous_t = 0, v, previous = 0;
+  int i;
+  sim_ns = st->start_ns;
+  offset_ticks = st->offset;
+  for (i = 0; i < check_reps(RACE_READS); ++i) {
+    sim_ns += st->advance;
+    pthread_barrier_wait(&lockstep);
+    v = reading(&t);
+    if (i) {
+      st->steps++;
+      st->wrong += v - previous != ticks_at(t) - ticks_at(previous_t);
+    }
+    previous = v;
+    previous_t = t;
+  }
+  return 0;
+}
+
+static void out_of_step(void)
+{
+  struct stepper st[2];
+  long long wrap_ns = (long long)(4294967296.0 * 1e9 / (double)rate);
+  int i, n;
+
+  memset(st, 0, sizeof st);
+  if (pthread_barrier_init(&lockstep, 0, 2) != 0) {
+    CHECK(0, "a barrier for the out-of-step test");
+    return;
+  }
+  for (n = 0; n < 2; ++n) {
+    st[n].start_ns = sim_ns + n * (wrap_ns / 40);
+    st[n].advance = wrap_ns / 16;
+    st[n].offset = n ? 1234567891 : 0;
+    if (pthread_create(&st[n].id, 0, stepper_thread, &st[n]) != 0) break;
+  }
+  if (n < 2) {
+    CHECK(0, "%lld Hz: two threads for the out-of-step test", rate);
+    if (n) pthread_cancel(st[0].id);
+    return;
+  }
+  for (i = 0; i < n; ++i) {
+    pthread_join(st[i].id, 0);
+    if (sim_ns < st[i].start_ns + st[i].advance * check_reps(RACE_READS))
+      sim_ns = st[i].start_ns + st[i].advance * check_reps(RACE_READS);
+  }
+  pthread_barrier_destroy(&lockstep);
+  CHECK(st[0].wrong == 0 && st[1].wrong == 0 && st[0].steps > 0,
+        "%lld Hz: two threads whose counters are 1234567891 ticks apart each count their own "
+        "ticks exactly from reading to reading (%lld and %lld of %lld and %lld steps wrong)",
+        rate, st[0].wrong, st[1].wrong, st[0].steps, st[1].steps);
+}
+
 /* A handler that reads, run from inside the anchor's move (the counter
    read between its two clock readings) in the same thread. */
 static volatile sig_atomic_t handled;
@@ -362,6 +431,7 @@ static void run(long long hz, int forks)
   quiet_gaps();
   busy_hour();
   race();
+  out_of_step();
   signal_in_writer();
   if (forks) fork_in_move();
 }
