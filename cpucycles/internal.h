@@ -51,15 +51,31 @@ double cpucycles_scale_value(const struct cpucycles_scale *s);
 long long cpucycles_scale_apply(const struct cpucycles_scale *s, long long t);
 
 /* extend32.c: a 64-bit count from a 32-bit counter, using the OS clock and
-   the cycles-per-second estimate to count the wraps between readings. */
+   the counter's own tick rate to count the wraps since a base reading. */
 struct cpucycles_extend32 {
-  unsigned long long value; /* the 64-bit count at the last reading */
-  long long ns;             /* the OS clock at the last reading */
+  unsigned long long value; /* the 64-bit count at the base reading */
+  long long ns;             /* the OS clock at the base reading */
   unsigned int last;        /* the 32-bit reading */
 };
 void cpucycles_extend32_start(struct cpucycles_extend32 *e, unsigned int now, long long ns);
+unsigned long long cpucycles_extend32_at(const struct cpucycles_extend32 *base, unsigned int now,
+                                         long long ns, long long tickrate);
 long long cpucycles_extend32(struct cpucycles_extend32 *e, unsigned int now, long long ns,
-                             long long persecond);
+                             long long tickrate);
+
+/* anchor.c: a recent base shared by all threads, published lock-free.
+   load: 1 with a consistent copy, 0 when writers kept it moving. lock: 1
+   with the current base for the one writer allowed at a time, 0 (never a
+   wait) when another writer has it; unlock publishes next unless null. */
+struct cpucycles_anchor {
+  unsigned int seq;      /* readers use slot[seq & 1] */
+  unsigned int busy;     /* 0, or the process id of the writer holding it */
+  unsigned int slot[2][5];
+};
+void cpucycles_anchor_init(struct cpucycles_anchor *a, const struct cpucycles_extend32 *e);
+int cpucycles_anchor_load(struct cpucycles_anchor *a, struct cpucycles_extend32 *e);
+int cpucycles_anchor_lock(struct cpucycles_anchor *a, struct cpucycles_extend32 *current);
+void cpucycles_anchor_unlock(struct cpucycles_anchor *a, const struct cpucycles_extend32 *next);
 
 /* persecond.c, parse.c and readfile.c: the cycles-per-second estimate. */
 #define CPUCYCLES_PERSECOND_DEFAULT 2399987654LL

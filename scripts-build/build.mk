@@ -3,7 +3,8 @@
 
 PKG = package
 
-CORE = api select scale extend32 guard osclock parse persecond readfile chosen tscrate $(OS_CORE)
+CORE = api select scale extend32 anchor guard osclock parse persecond readfile chosen tscrate \
+       $(OS_CORE)
 CORE_OBJ = $(CORE:%=obj/%.o) obj/options.o
 COUNTER_OBJ = $(COUNTERS:%=obj/counter-%.o)
 LIB_OBJ = $(CORE_OBJ) $(COUNTER_OBJ)

@@ -10,8 +10,10 @@ LINUX_TESTS = test/bin/perfpage test/bin/perfclose test/bin/open test/bin/hostil
 TEST_BIN += $(if $(filter linux,$(OS)),$(LINUX_TESTS))
 
 # Robustness (issue 4): threads, signals, fork, hostile environments.
-THREAD_TESTS = test/bin/guard test/bin/once test/bin/threads
+THREAD_TESTS = test/bin/guard test/bin/once test/bin/threads test/bin/gaps
 TEST_BIN += test/bin/fork
+# Threads started long after the first call (issue 11); also run by hand with longer delays.
+TEST_BIN += test/bin/latethreads
 TEST_BIN += $(THREAD_TESTS)
 
 # The tests reach inside the library: they link the archive that keeps
