@@ -16,7 +16,7 @@
    between the origin's counter read and this one. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
-#include <semaphore.h>
+#include <unistd.h>
 #include <signal.h>
 #include <string.h>
 #include "check.h"
@@ -40,7 +40,21 @@ static __thread int raise_after, stop_after;
 static __thread long long counter_reads;
 /* Ticks this thread's counter runs ahead of the others' (0: in step). */
 static __thread long long offset_ticks;
-static sem_t stopped, go_on;
+/* A reader that stops in counter32 and the main thread hand each other a
+   byte through these pipes (POSIX semaphores are unnamed-only and missing
+   on macOS; a pipe works everywhere and survives fork). */
+static int stopped[2] = { -1, -1 }, go_on[2] = { -1, -1 };
+
+static void post(int *p)
+{
+  while (write(p[1], "", 1) != 1) {}
+}
+
+static void wait_for(int *p)
+{
+  char c;
+  while (read(p[0], &c, 1) != 1) {}
+}
 
 long long cpucycles_os_ns(void)
 {
@@ -67,8 +81,8 @@ static long long counter32(void)
   counter_reads++;
   if (raise_after > 0 && --raise_after == 0) raise(SIGUSR1);
   if (stop_after > 0 && --stop_after == 0) {
-    sem_post(&stopped);
-    while (sem_wait(&go_on) != 0) {}
+    post(stopped);
+    wait_for(go_on);
   }
   return (long long)(unsigned int)(ticks_at(t) + offset_ticks);
 }
@@ -261,7 +275,29 @@ struct stepper {
   pthread_t id;
   long long start_ns, advance, offset, steps, wrong;
 };
-static pthread_barrier_t lockstep; /* the two take turns reading */
+/* The two take turns reading: a reusable two-party barrier (POSIX
+   barriers are missing on macOS). */
+static struct {
+  pthread_mutex_t lock;
+  pthread_cond_t turn;
+  int waiting;
+  unsigned long round;
+} lockstep = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0 };
+
+static void lockstep_wait(void)
+{
+  unsigned long round;
+  pthread_mutex_lock(&lockstep.lock);
+  round = lockstep.round;
+  if (++lockstep.waiting == 2) {
+    lockstep.waiting = 0;
+    lockstep.round++;
+    pthread_cond_broadcast(&lockstep.turn);
+  } else {
+    while (lockstep.round == round) pthread_cond_wait(&lockstep.turn, &lockstep.lock);
+  }
+  pthread_mutex_unlock(&lockstep.lock);
+}
 
 static void *stepper_thread(void *arg)
 {
@@ -272,7 +308,7 @@ static void *stepper_thread(void *arg)
   offset_ticks = st->offset;
   for (i = 0; i < check_reps(RACE_READS); ++i) {
     sim_ns += st->advance;
-    pthread_barrier_wait(&lockstep);
+    lockstep_wait();
     v = reading(&t);
     if (i) {
       st->steps++;
@@ -291,10 +327,6 @@ static void out_of_step(void)
   int i, n;
 
   memset(st, 0, sizeof st);
-  if (pthread_barrier_init(&lockstep, 0, 2) != 0) {
-    CHECK(0, "a barrier for the out-of-step test");
-    return;
-  }
   for (n = 0; n < 2; ++n) {
     st[n].start_ns = sim_ns + n * (wrap_ns / 40);
     st[n].advance = wrap_ns / 16;
@@ -311,7 +343,6 @@ static void out_of_step(void)
     if (sim_ns < st[i].start_ns + st[i].advance * check_reps(RACE_READS))
       sim_ns = st[i].start_ns + st[i].advance * check_reps(RACE_READS);
   }
-  pthread_barrier_destroy(&lockstep);
   CHECK(st[0].wrong == 0 && st[1].wrong == 0 && st[0].steps > 0,
         "%lld Hz: two threads whose counters are 1234567891 ticks apart each count their own "
         "ticks exactly from reading to reading (%lld and %lld of %lld and %lld steps wrong)",
@@ -395,25 +426,23 @@ static void fork_in_move(void)
   pid_t pid;
   int status = -1;
 
-  if (sem_init(&stopped, 0, 0) != 0 || sem_init(&go_on, 0, 0) != 0 ||
+  if ((stopped[0] < 0 && pipe(stopped) != 0) || (go_on[0] < 0 && pipe(go_on) != 0) ||
       pthread_create(&id, 0, mover, &mover_ns) != 0) {
-    CHECK(0, "%lld Hz: semaphores and a thread for the fork test", rate);
+    CHECK(0, "%lld Hz: pipes and a thread for the fork test", rate);
     return;
   }
-  while (sem_wait(&stopped) != 0) {}
+  wait_for(stopped);
   fflush(stdout);
   pid = fork();
   if (pid == 0) _exit(child_reads(child_ns));
   if (pid > 0) waitpid(pid, &status, 0);
-  sem_post(&go_on);
+  post(go_on);
   pthread_join(id, 0);
   if (sim_ns < child_ns) sim_ns = child_ns;
   CHECK(pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0,
         "%lld Hz: a child forked while another thread moved the anchor moves it itself and "
         "reads exactly (exit bits %d: 1 inexact, 2 did not move it, 4 moved it again)", rate,
         pid > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-  sem_destroy(&stopped);
-  sem_destroy(&go_on);
 }
 
 static void run(long long hz, int forks)
