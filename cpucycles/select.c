@@ -111,7 +111,7 @@ static int penalty(enum cpucycles_kind kind)
 /* The margin by which a later counter must beat the best so far: 32
    cycles, or a quarter of the best's precision when that is more. The
    smallest step of one counter varies between runs (the TSC of a 2-core
-   Xeon VM measured 1 or 26 cycles, so 101 or 126 with its penalty), and
+   EPYC VM measured 1 or 26 cycles, so 101 or 126 with its penalty), and
    two ways of reading the same counter must not swap places with it. The
    margin stays below the 100 cycles that separate the kinds, so a core
    counter (20-40 cycles) still beats an off-core one (100 + 20-40), and
