@@ -7,6 +7,13 @@ TEST_BIN = test/bin/select test/bin/persecond test/bin/arith test/bin/chosen tes
 # Robustness (issue 4): threads, signals, fork, hostile environments.
 THREAD_TESTS = test/bin/guard test/bin/once test/bin/threads
 TEST_BIN += test/bin/fork test/bin/hostile
+
+# A first call's stack (issue 12), in two ways a program may be linked:
+# with the archive and bound lazily, so the dynamic linker resolves libc
+# functions during the first call, on its stack; and with the shared
+# library, everything bound at load (-z now), which leaves the library's
+# own use.
+TEST_BIN += test/bin/stack-static test/bin/stack-shared
 TEST_BIN += $(THREAD_TESTS)
 
 test/bin/%: $(SRC)/test/%.c $(LIBA)
@@ -23,6 +30,15 @@ test/bin/library-shared: $(SRC)/test/library.c $(LIBSO) $(PKG)/lib/libcpucycles.
 test/bin/library-static: $(SRC)/test/library.c $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -I$(PKG)/include -I$(SRC)/test $(LIBRARY_DEFS) -o $@ $< $(LIBA) $(LDFLAGS)
+
+test/bin/stack-static: $(SRC)/test/stack.c $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) -I$(PKG)/include -I$(SRC)/test -o $@ $< $(LIBA) $(LDFLAGS)
+
+test/bin/stack-shared: $(SRC)/test/stack.c $(LIBSO) $(PKG)/lib/libcpucycles.so
+	@mkdir -p $(@D)
+	$(CC) -I$(PKG)/include -I$(SRC)/test -DBOUND_AT_LOAD -o $@ $< \
+	  -L$(PKG)/lib -lcpucycles -Wl,-z,now -Wl,-rpath,$(CURDIR)/$(PKG)/lib $(LDFLAGS)
 
 test/bin/open: $(SRC)/test/open.c $(PKG)/bin/cpucycles-open
 	@mkdir -p $(@D)
