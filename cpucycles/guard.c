@@ -2,9 +2,14 @@
    those. The handlers are process-wide while the guard is up, so every
    signal that is not the probing thread's own fault is passed on exactly
    as the kernel would have delivered it without us. */
-#define _XOPEN_SOURCE 700 /* SA_ONSTACK */
+#define _GNU_SOURCE /* SA_ONSTACK; syscall() for the signal queueing calls */
 #include <signal.h>
 #include <string.h>
+#ifdef __linux__
+#include <errno.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 #include "guard.h"
 
 #define NGUARDED 4
@@ -56,6 +61,97 @@ static void pass_on(int sig, siginfo_t *info, void *context, int i)
   else old.sa_handler(sig);
 }
 
+#if defined(__linux__) && defined(SYS_rt_tgsigqueueinfo) && defined(SYS_rt_sigqueueinfo) && \
+    (defined(SYS_rt_sigtimedwait) || defined(SYS_rt_sigtimedwait_time64))
+/* A guarded signal pending while the thread blocks it would be delivered
+   the moment the guard unblocks it, and a default action would kill the
+   program for a signal it meant to leave pending. So each is taken out
+   before, with its siginfo, and queued again after, once the mask blocks
+   it again. A standard signal is pending at most twice: once for the
+   thread and once for the process, and the thread's is taken out first. */
+struct held {
+  siginfo_t info;
+  int present, shared;
+};
+static struct held held[NGUARDED][2];
+
+/* Sent to one thread: tgkill (raise, pthread_kill), or the kernel's own. */
+static int thread_directed(const siginfo_t *info)
+{
+  return info->si_code == SI_TKILL || info->si_code > 0;
+}
+
+/* Waits zero seconds for a signal of set, as the old and the 64-bit-time
+   system calls of 32-bit systems both read them. */
+static long wait_zero(const sigset_t *set, siginfo_t *info)
+{
+  static const long long zero[2] = { 0, 0 };
+#ifdef SYS_rt_sigtimedwait_time64
+  long got = syscall(SYS_rt_sigtimedwait_time64, set, info, zero, _NSIG / 8);
+  if (got >= 0 || errno != ENOSYS) return got;
+#endif
+#ifdef SYS_rt_sigtimedwait
+  return syscall(SYS_rt_sigtimedwait, set, info, zero, _NSIG / 8);
+#else
+  return -1;
+#endif
+}
+
+/* One instance of sig if pending, by the system call: glibc's sigtimedwait
+   turns a raise's code, SI_TKILL, into SI_USER. */
+static int take_one(int sig, siginfo_t *info)
+{
+  sigset_t one;
+  long got;
+  sigemptyset(&one);
+  sigaddset(&one, sig);
+  do got = wait_zero(&one, info);
+  while (got < 0 && errno == EINTR);
+  return got == sig;
+}
+
+static void take_pending(const sigset_t *blocked)
+{
+  sigset_t pending;
+  int i, k;
+
+  if (sigpending(&pending) != 0) return;
+  for (i = 0; i < NGUARDED; ++i) {
+    struct held *h = held[i];
+    h[0].present = h[1].present = 0;
+    if (!sigismember(blocked, guarded[i]) || !sigismember(&pending, guarded[i])) continue;
+    for (k = 0; k < 2 && take_one(guarded[i], &h[k].info); ++k) h[k].present = 1;
+    /* Two: the thread's, then the process's. One: its code says which. */
+    h[0].shared = h[1].present ? 0 : !thread_directed(&h[0].info);
+    h[1].shared = 1;
+  }
+}
+
+/* Queued again with the siginfo it came with. The kernel lets a process
+   queue any siginfo to its own threads; to itself as a whole, a kill's
+   (code SI_USER) only from its main thread, else it goes to this thread
+   as long as the thread has no instance of its own, else as a plain kill. */
+static void put_back(void)
+{
+  long pid = (long)getpid(), tid = syscall(SYS_gettid);
+  int i, k;
+  for (i = 0; i < NGUARDED; ++i)
+    for (k = 0; k < 2; ++k) {
+      struct held *h = &held[i][k];
+      if (!h->present) continue;
+      h->present = 0;
+      if (h->shared && syscall(SYS_rt_sigqueueinfo, pid, guarded[i], &h->info) == 0) continue;
+      if (h->shared && k == 1) kill((pid_t)pid, guarded[i]);
+      else syscall(SYS_rt_tgsigqueueinfo, pid, tid, guarded[i], &h->info);
+    }
+}
+#else
+/* Elsewhere a pending guarded signal is delivered when the guard unblocks
+   it, as it was before. */
+static void take_pending(const sigset_t *blocked) { (void)blocked; }
+static void put_back(void) {}
+#endif
+
 static void on_fault(int sig, siginfo_t *info, void *context)
 {
   int i;
@@ -81,7 +177,8 @@ static void give_back(int n)
 
 /* Installs the handlers once for the whole selection. A blocked SIGSEGV
    raised by a fault kills the process, so the four signals are unblocked
-   in this thread until cpucycles_guard_end puts everything back. */
+   in this thread until cpucycles_guard_end puts everything back, and any
+   of them pending and blocked is held until then. */
 int cpucycles_guard_begin(void)
 {
   sigset_t faults;
@@ -89,7 +186,12 @@ int cpucycles_guard_begin(void)
 
   sigemptyset(&faults);
   for (i = 0; i < NGUARDED; ++i) sigaddset(&faults, guarded[i]);
-  if (sigprocmask(SIG_UNBLOCK, &faults, &saved_mask) != 0) return -1;
+  if (sigprocmask(SIG_BLOCK, 0, &saved_mask) != 0) return -1;
+  take_pending(&saved_mask);
+  if (sigprocmask(SIG_UNBLOCK, &faults, 0) != 0) {
+    put_back();
+    return -1;
+  }
   for (i = 0; i < NGUARDED; ++i) {
     struct sigaction now, sa;
     if (sigaction(guarded[i], 0, &now) != 0) break;
@@ -105,6 +207,7 @@ int cpucycles_guard_begin(void)
   if (i < NGUARDED) {
     give_back(i);
     sigprocmask(SIG_SETMASK, &saved_mask, 0);
+    put_back();
     return -1;
   }
   cpucycles_guard_armed = 0;
@@ -116,4 +219,5 @@ void cpucycles_guard_end(void)
   cpucycles_guard_armed = 0;
   give_back(NGUARDED);
   sigprocmask(SIG_SETMASK, &saved_mask, 0);
+  put_back();
 }
