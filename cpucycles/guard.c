@@ -3,6 +3,7 @@
    signal that is not the probing thread's own fault is passed on exactly
    as the kernel would have delivered it without us. */
 #define _GNU_SOURCE /* SA_ONSTACK; syscall() for the signal queueing calls */
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #ifdef __linux__
@@ -175,6 +176,34 @@ static void give_back(int n)
   }
 }
 
+/* Whether a guard was ever put up in this process, and whether this
+   thread is the one guarding now. */
+static int guard_used;
+static CPUCYCLES_THREAD_LOCAL int guarding_here;
+
+/* The kernel copies the handlers into a child, but not the selecting
+   thread, so a child forked by another thread while the guard is up would
+   keep them for good: it gets back what the program had. A flag cleared
+   at the guard's end cannot say when that is: fork copies the handlers
+   first and memory after, so a child can get our handlers along with a
+   flag already cleared. So once any guard has been up, every child looks
+   at its four handlers (four system calls, against a fork's thousands of
+   instructions). A child of the selecting thread itself (forked in a
+   signal handler) goes on with the selection, which gives them back at
+   its end. */
+static void in_forked_child(void)
+{
+  if (__atomic_load_n(&guard_used, __ATOMIC_ACQUIRE) && !guarding_here) give_back(NGUARDED);
+}
+
+/* Registered at load, not at the first call: that may be made in a signal
+   handler, where pthread_atfork is not safe to call. */
+__attribute__((constructor)) static void watch_forks(void)
+{
+  pthread_atfork(0, 0, in_forked_child);
+}
+
+
 /* Installs the handlers once for the whole selection. A blocked SIGSEGV
    raised by a fault kills the process, so the four signals are unblocked
    in this thread until cpucycles_guard_end puts everything back, and any
@@ -192,6 +221,11 @@ int cpucycles_guard_begin(void)
     put_back();
     return -1;
   }
+  /* Set before the first handler is installed: a child that gets one
+     also gets the flag and saved[], since fork copies memory after the
+     handlers. */
+  guarding_here = 1;
+  __atomic_store_n(&guard_used, 1, __ATOMIC_RELEASE);
   for (i = 0; i < NGUARDED; ++i) {
     struct sigaction now, sa;
     if (sigaction(guarded[i], 0, &now) != 0) break;
@@ -206,6 +240,7 @@ int cpucycles_guard_begin(void)
   }
   if (i < NGUARDED) {
     give_back(i);
+    guarding_here = 0;
     sigprocmask(SIG_SETMASK, &saved_mask, 0);
     put_back();
     return -1;
@@ -218,6 +253,7 @@ void cpucycles_guard_end(void)
 {
   cpucycles_guard_armed = 0;
   give_back(NGUARDED);
+  guarding_here = 0;
   sigprocmask(SIG_SETMASK, &saved_mask, 0);
   put_back();
 }

@@ -8,8 +8,8 @@ TEST_BIN = test/bin/select test/bin/persecond test/bin/arith test/bin/chosen tes
 THREAD_TESTS = test/bin/guard test/bin/once test/bin/threads
 TEST_BIN += test/bin/fork test/bin/hostile
 
-# Issue 12: fault signals pending before the first call.
-TEST_BIN += test/bin/pending
+# Issue 12: fault signals pending before the first call, forks during it.
+TEST_BIN += test/bin/pending test/bin/forkmid
 
 # A first call's stack (issue 12), in two ways a program may be linked:
 # with the archive and bound lazily, so the dynamic linker resolves libc
