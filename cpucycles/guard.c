@@ -75,6 +75,9 @@ struct held {
   int present, shared;
 };
 static struct held held[NGUARDED][2];
+/* The process they were taken from: a child forked in mid-selection by
+   the selecting thread (in a signal handler) starts with none pending. */
+static pid_t held_by;
 
 /* Sent to one thread: tgkill (raise, pthread_kill), or the kernel's own. */
 static int thread_directed(const siginfo_t *info)
@@ -116,10 +119,11 @@ static void take_pending(const sigset_t *blocked)
   sigset_t pending;
   int i, k;
 
+  held_by = getpid();
+  for (i = 0; i < NGUARDED; ++i) held[i][0].present = held[i][1].present = 0;
   if (sigpending(&pending) != 0) return;
   for (i = 0; i < NGUARDED; ++i) {
     struct held *h = held[i];
-    h[0].present = h[1].present = 0;
     if (!sigismember(blocked, guarded[i]) || !sigismember(&pending, guarded[i])) continue;
     for (k = 0; k < 2 && take_one(guarded[i], &h[k].info); ++k) h[k].present = 1;
     /* Two: the thread's, then the process's. One: its code says which. */
@@ -141,6 +145,7 @@ static void put_back(void)
       struct held *h = &held[i][k];
       if (!h->present) continue;
       h->present = 0;
+      if (pid != (long)held_by) continue;
       if (h->shared && syscall(SYS_rt_sigqueueinfo, pid, guarded[i], &h->info) == 0) continue;
       if (h->shared && k == 1) kill((pid_t)pid, guarded[i]);
       else syscall(SYS_rt_tgsigqueueinfo, pid, tid, guarded[i], &h->info);
@@ -202,7 +207,6 @@ __attribute__((constructor)) static void watch_forks(void)
 {
   pthread_atfork(0, 0, in_forked_child);
 }
-
 
 /* Installs the handlers once for the whole selection. A blocked SIGSEGV
    raised by a fault kills the process, so the four signals are unblocked
