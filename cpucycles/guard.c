@@ -105,7 +105,7 @@ static long wait_zero(const sigset_t *set, siginfo_t *info)
    turns a raise's code, SI_TKILL, into SI_USER. */
 static int take_one(int sig, siginfo_t *info)
 {
-  sigset_t one;
+  static sigset_t one; /* see cpucycles_guard_begin */
   long got;
   sigemptyset(&one);
   sigaddset(&one, sig);
@@ -116,7 +116,7 @@ static int take_one(int sig, siginfo_t *info)
 
 static void take_pending(const sigset_t *blocked)
 {
-  sigset_t pending;
+  static sigset_t pending; /* see cpucycles_guard_begin */
   int i, k;
 
   held_by = getpid();
@@ -214,7 +214,10 @@ __attribute__((constructor)) static void watch_forks(void)
    of them pending and blocked is held until then. */
 int cpucycles_guard_begin(void)
 {
-  sigset_t faults;
+  /* Static, as saved[] is: one selection at a time guards, and a first
+     call's stack may be a signal handler's 8 KiB. */
+  static sigset_t faults;
+  static struct sigaction now, sa;
   int i;
 
   sigemptyset(&faults);
@@ -231,7 +234,6 @@ int cpucycles_guard_begin(void)
   guarding_here = 1;
   __atomic_store_n(&guard_used, 1, __ATOMIC_RELEASE);
   for (i = 0; i < NGUARDED; ++i) {
-    struct sigaction now, sa;
     if (sigaction(guarded[i], 0, &now) != 0) break;
     /* A child forked by another thread in mid-selection inherits our
        handler; what it must give back is what its parent saved. */

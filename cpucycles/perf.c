@@ -73,7 +73,7 @@ int cpucycles_perf_open_cycles(void)
 static int read_type(const char *root, const char *pmu, unsigned int *type)
 {
   static const char dir[] = "/sys/bus/event_source/devices/", file[] = "/type";
-  char name[256], buf[32];
+  char name[128], buf[32];
   size_t r = strlen(root), p = strlen(pmu);
   unsigned long long v = 0;
   ssize_t n, i;

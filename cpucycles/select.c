@@ -214,7 +214,9 @@ int cpucycles_select_from(const struct cpucycles_option *options, int n,
                           struct cpucycles_trial *trials)
 {
   int i, best = -1;
-  sigset_t mask;
+  /* Static, as the guard's state is: one selection at a time, and a first
+     call's stack may be a signal handler's 8 KiB. */
+  static sigset_t mask;
   int guarded = cpucycles_guard_begin() == 0;
 
   if (guarded && sigprocmask(SIG_SETMASK, 0, &mask) != 0) {
