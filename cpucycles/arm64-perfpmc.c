@@ -10,10 +10,11 @@
 #error "arm64-perfpmc is for 64-bit ARM"
 #endif
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
-#include "counter.h"
+#include "internal.h"
 #include "perf.h"
 
 /* attr.config1 of the arm64 PMU: bit 1 asks for user access, bit 0 for a
@@ -30,23 +31,40 @@ static long long perfpmc_read(void)
   return t;
 }
 
+static long read_status(void *fd, char *buf, size_t len)
+{
+  ssize_t r;
+  do r = read(*(int *)fd, buf, len);
+  while (r < 0 && errno == EINTR);
+  return (long)r;
+}
+
+/* The "Threads:" line's count; -1 for a malformed one, which ends the
+   scan as a count would; 0 for any other line. */
+static long long threads_line(const char *line, size_t len)
+{
+  static const char key[] = "Threads:";
+  size_t i = sizeof key - 1;
+  long long n = 0;
+  if (len <= i || memcmp(line, key, i) != 0) return 0;
+  while (i < len && (line[i] == ' ' || line[i] == '\t')) ++i;
+  if (i == len) return -1;
+  for (; i < len && line[i] >= '0' && line[i] <= '9' && n < 1000000; ++i) n = n * 10 + (line[i] - '0');
+  return i == len && n > 0 ? n : -1;
+}
+
 /* Whether this process has one thread, from /proc/self/status's
-   "Threads:" line; no answer counts as no. */
+   "Threads:" line; no answer counts as no. Streamed through the cpuinfo
+   reader's small buffer: a first call's stack may be a signal handler's
+   8 KiB, too little for the 2 KB this once read at a go. */
 static int single_threaded(void)
 {
-  char buf[2048], *p;
-  ssize_t n;
+  long long n;
   int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
   if (fd < 0) return 0;
-  n = read(fd, buf, sizeof buf - 1);
+  n = cpucycles_cpuinfo_stream(read_status, &fd, threads_line);
   close(fd);
-  if (n <= 0) return 0;
-  buf[n] = 0;
-  p = strstr(buf, "\nThreads:");
-  if (!p) return 0;
-  p += strlen("\nThreads:");
-  while (*p == ' ' || *p == '\t') ++p;
-  return p[0] == '1' && p[1] == '\n';
+  return n == 1;
 }
 
 static int perfpmc_setup(struct cpucycles_setup *s)

@@ -88,8 +88,11 @@ long long cpucycles_parse_cpuinfo_line(const char *line, size_t len);
 long long cpucycles_parse_cpuinfo(const char *text, size_t len);
 long long cpucycles_parse_timebase_line(const char *line, size_t len);
 /* The longest /proc/cpuinfo line the streaming reader looks at, newline
-   included; longer ones are skipped. get() returns what read() would. */
-#define CPUCYCLES_CPUINFO_LINE 4096
+   included; longer ones are skipped. The lines that state a rate are
+   short; the long ones (flags) are skipped either way, and the buffer
+   lives on a first call's stack, which may be a signal handler's 8 KiB.
+   get() returns what read() would. */
+#define CPUCYCLES_CPUINFO_LINE 512
 long long cpucycles_cpuinfo_stream(long (*get)(void *, char *, size_t), void *ctx,
                                    long long (*line)(const char *, size_t));
 /* readfile.c: root+path opened only when it is a regular file (-1 else);

@@ -66,17 +66,24 @@ int cpucycles_perf_open_cycles(void)
   return open_one(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0, 0, 0);
 }
 
-/* A PMU type file: a decimal number and a newline. */
+/* A PMU type file: a decimal number and a newline. The name is joined by
+   hand into a small buffer: snprintf and a page-sized buffer took 5 KB of
+   a first call's stack, which may be a signal handler's 8 KiB. Only tests
+   give a root, and a short one. */
 static int read_type(const char *root, const char *pmu, unsigned int *type)
 {
-  char name[4096], buf[32];
+  static const char dir[] = "/sys/bus/event_source/devices/", file[] = "/type";
+  char name[128], buf[32];
+  size_t r = strlen(root), p = strlen(pmu);
   unsigned long long v = 0;
   ssize_t n, i;
   int fd;
 
-  if (snprintf(name, sizeof name, "%s/sys/bus/event_source/devices/%s/type", root, pmu)
-      >= (int)sizeof name)
-    return -1;
+  if (r + sizeof dir - 1 + p + sizeof file > sizeof name) return -1;
+  memcpy(name, root, r);
+  memcpy(name + r, dir, sizeof dir - 1);
+  memcpy(name + r + sizeof dir - 1, pmu, p);
+  memcpy(name + r + sizeof dir - 1 + p, file, sizeof file);
   fd = open(name, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return -1;
   n = read(fd, buf, sizeof buf);

@@ -108,12 +108,35 @@ static int penalty(enum cpucycles_kind kind)
   }
 }
 
+/* The margin by which a later counter must beat the best so far: 32
+   cycles, or a quarter of the best's precision when that is more. The
+   smallest step of one counter varies between runs (the TSC of a 2-core
+   EPYC VM measured 1 or 26 cycles, so 101 or 126 with its penalty), and
+   two ways of reading the same counter must not swap places with it. The
+   margin stays below the 100 cycles that separate the kinds, so a core
+   counter (20-40 cycles) still beats an off-core one (100 + 20-40), and
+   that one an OS clock (200 + its step). */
+#define CLEAR_MARGIN_CYCLES 32
+#define CLEAR_MARGIN_SHARE 4
+
+/* Whether a counter of this precision takes the place of the best so far
+   (best 0: none yet). Counters come in the documented order, so a near
+   tie, or noise, always keeps the earlier one. */
+static int replaces_best(long long precision, long long best)
+{
+  long long margin = best / CLEAR_MARGIN_SHARE;
+  if (precision <= 0) return 0;
+  if (best <= 0) return 1;
+  if (margin < CLEAR_MARGIN_CYCLES) margin = CLEAR_MARGIN_CYCLES;
+  return precision < best - margin;
+}
+
 /* Everything after the guard point may fault: setup may probe a privileged
    instruction and every read may trap. A fault lands back here with the
-   trial marked as failed. A counter whose kind alone puts its precision
-   at or above beat (the best so far; 0: none) cannot win, since the
-   earlier counter keeps a tie: it is set up, to learn its kind, but not
-   measured. mask is the signal mask of the guarded selection. */
+   trial marked as failed. A counter that could not replace beat (the
+   best so far; 0: none) even at the smallest precision its kind allows,
+   one cycle plus its penalty, cannot win: it is set up, to learn its kind,
+   but not measured. mask is the signal mask of the guarded selection. */
 static void trial(const struct cpucycles_counter *c, struct cpucycles_persecond_source *ps,
                   long long beat, const sigset_t *mask, struct cpucycles_trial *t)
 {
@@ -135,7 +158,7 @@ static void trial(const struct cpucycles_counter *c, struct cpucycles_persecond_
   if (c->setup(&s) != 0) goto done;
   t->setup_done = 1;
   t->only32 = s.only32 != 0;
-  if (beat > 0 && 1 + penalty(s.kind) >= beat) goto done;
+  if (beat > 0 && !replaces_best(1 + penalty(s.kind), beat)) goto done;
 
   switch (s.kind) {
   case CPUCYCLES_CORE:
@@ -191,7 +214,9 @@ int cpucycles_select_from(const struct cpucycles_option *options, int n,
                           struct cpucycles_trial *trials)
 {
   int i, best = -1;
-  sigset_t mask;
+  /* Static, as the guard's state is: one selection at a time, and a first
+     call's stack may be a signal handler's 8 KiB. */
+  static sigset_t mask;
   int guarded = cpucycles_guard_begin() == 0;
 
   if (guarded && sigprocmask(SIG_SETMASK, 0, &mask) != 0) {
@@ -218,7 +243,7 @@ int cpucycles_select_from(const struct cpucycles_option *options, int n,
              options[i].name, t->precision,
              t->precision ? cpucycles_scale_value(&t->scale) : 0.0,
              t->precision ? t->only32 : 0);
-    if (t->precision > 0 && (best < 0 || t->precision < trials[best].precision)) best = i;
+    if (replaces_best(t->precision, best < 0 ? 0 : trials[best].precision)) best = i;
   }
   if (guarded) cpucycles_guard_end();
   if (trace) fflush(stdout);

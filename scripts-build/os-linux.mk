@@ -9,6 +9,8 @@ OS_BIN = $(PKG)/bin/cpucycles-open
 OS_NOT_MAN =
 BUILD_RPATH = -Wl,-rpath,$(CURDIR)/$(PKG)/lib
 BUILD_LIBENV =
+# How a program asks for every symbol to be bound when it is loaded.
+BIND_AT_LOAD = -Wl,-z,now
 
 $(LIBSO): $(LIB_OBJ)
 	@mkdir -p $(@D)

@@ -16,6 +16,7 @@ OS_BIN =
 OS_NOT_MAN = cpucycles-open.1
 BUILD_RPATH =
 BUILD_LIBENV = DYLD_LIBRARY_PATH=$(CURDIR)/$(PKG)/lib
+BIND_AT_LOAD = -Wl,-bind_at_load
 INSTALL_NAME = $(or $(LIBDIR),$(PREFIX)/lib)/libcpucycles.1.dylib
 
 $(LIBSO): $(LIB_OBJ) config.mk

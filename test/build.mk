@@ -14,6 +14,16 @@ THREAD_TESTS = test/bin/guard test/bin/once test/bin/threads test/bin/gaps
 TEST_BIN += test/bin/fork
 # Threads started long after the first call (issue 11); also run by hand with longer delays.
 TEST_BIN += test/bin/latethreads
+
+# Issue 12: fault signals pending before the first call, forks during it.
+TEST_BIN += test/bin/pending test/bin/forkmid
+
+# A first call's stack (issue 12), in two ways a program may be linked:
+# with the archive and bound lazily, so the dynamic linker resolves libc
+# functions during the first call, on its stack; and with the shared
+# library, everything bound at load (-z now), which leaves the library's
+# own use.
+TEST_BIN += test/bin/stack-static test/bin/stack-shared
 TEST_BIN += $(THREAD_TESTS)
 
 # The tests reach inside the library: they link the archive that keeps
@@ -32,6 +42,15 @@ test/bin/library-shared: $(SRC)/test/library.c $(LIBSO) $(LIBLINK)
 test/bin/library-static: $(SRC)/test/library.c $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) -I$(PKG)/include -I$(SRC)/test $(LIBRARY_DEFS) -o $@ $< $(LIBA) $(LDFLAGS)
+
+test/bin/stack-static: $(SRC)/test/stack.c $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) -I$(PKG)/include -I$(SRC)/test -o $@ $< $(LIBA) $(LDFLAGS)
+
+test/bin/stack-shared: $(SRC)/test/stack.c $(LIBSO) $(LIBLINK)
+	@mkdir -p $(@D)
+	$(CC) -I$(PKG)/include -I$(SRC)/test -DBOUND_AT_LOAD -o $@ $< \
+	  -L$(PKG)/lib -lcpucycles $(BIND_AT_LOAD) $(BUILD_RPATH) $(LDFLAGS)
 
 test/bin/open: $(SRC)/test/open.c $(PKG)/bin/cpucycles-open
 	@mkdir -p $(@D)
