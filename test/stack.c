@@ -13,7 +13,9 @@
 #define _DEFAULT_SOURCE
 #include <signal.h>
 #include <string.h>
+#ifdef __linux__
 #include <sys/auxv.h>
+#endif
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -27,8 +29,14 @@
 #define SPARE 2048
 #define LARGE 65536
 
+#ifdef __linux__
 #ifndef AT_MINSIGSTKSZ
 #define AT_MINSIGSTKSZ 51
+#endif
+/* The kernel's own figure for the smallest signal stack, for the report. */
+static unsigned long kernel_minimum(void) { return getauxval(AT_MINSIGSTKSZ); }
+#else
+static unsigned long kernel_minimum(void) { return 0; }
 #endif
 
 /* What a child sends back. */
@@ -122,7 +130,7 @@ int main(void)
         "a first call in a handler on a %d-byte alternate stack (status %#x)", LARGE, s);
   printf("# first call in a signal handler: %ld bytes of stack, %ld of them the kernel's frame "
          "(AT_MINSIGSTKSZ %lu); the selection itself %ld\n",
-         large.total, large.at_handler, getauxval(AT_MINSIGSTKSZ), large.total - large.at_handler);
+         large.total, large.at_handler, kernel_minimum(), large.total - large.at_handler);
   s = measure(SMALL, &small);
   CHECK(WIFEXITED(s) && WEXITSTATUS(s) == 0,
         "a first call in a handler on an alternate stack of %d bytes survives (status %#x)",
