@@ -32,7 +32,10 @@ test/bin/open: $(SRC)/test/open.c $(PKG)/bin/cpucycles-open
 test: all $(TEST_BIN)
 	python3 $(SRC)/test/run .
 
-.PHONY: test
+# Built, not run: make test-system runs them in a guest.
+test-programs: all $(TEST_BIN)
+
+.PHONY: test test-programs
 
 # Only the threading tests (and the library's outside checks): what
 # `make test-sanitize` runs under ThreadSanitizer.
