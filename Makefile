@@ -36,4 +36,8 @@ bench: build/0/config.mk
 test-cross:
 	python3 test/cross
 
-.PHONY: all install test clean doc doc-check test-cross test-sanitize fuzz bench
+# The suite under Debian's own kernels, booted with qemu-system (issue 10).
+test-system:
+	python3 test/system/run
+
+.PHONY: all install test clean doc doc-check test-cross test-system test-sanitize fuzz bench

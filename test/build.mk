@@ -6,7 +6,7 @@ TEST_BIN = test/bin/select test/bin/persecond test/bin/arith test/bin/chosen tes
 
 # Robustness (issue 4): threads, signals, fork, hostile environments.
 THREAD_TESTS = test/bin/guard test/bin/once test/bin/threads
-TEST_BIN += test/bin/fork test/bin/hostile
+TEST_BIN += test/bin/fork test/bin/hostile test/bin/disturb
 TEST_BIN += $(THREAD_TESTS)
 
 test/bin/%: $(SRC)/test/%.c $(LIBA)

@@ -40,6 +40,7 @@ import machines  # noqa: E402
 # and the loader's path (installed.py runs a program against the
 # installed library). The host's PATH, HOME and locale mean nothing there.
 FORWARDED = ('CPUCYCLES', 'cpucycles', 'LD_LIBRARY_PATH')
+NOT_FORWARDED = ('CPUCYCLES_TEST_RUN',)
 
 
 class GuestGone(Exception):
@@ -91,6 +92,12 @@ class Guest:
     def _reader(self):
         for raw in self.proc.stdout:
             line = raw.decode('utf-8', 'replace').rstrip('\r\n')
+            # a kernel message the agent's line was appended to (ppc64's
+            # hvc console prints one at boot without a newline)
+            at = line.find('@@')
+            if at > 0:
+                self.write_log(line[:at] + '\n')
+                line = line[at:]
             # the agent's payload lines are long and many: the log keeps
             # the markers and anything else the console said
             if line.startswith('@@') or not _is_base64(line):
@@ -159,7 +166,8 @@ class Guest:
         """argv run in the guest -> (status, stdout, stderr). A program or
         a library directory that is not in the initramfs (installed.py
         builds one on the fly) is copied in first, to the same path."""
-        env = {k: v for k, v in (env or {}).items() if k.startswith(FORWARDED)}
+        env = {k: v for k, v in (env or {}).items()
+               if k.startswith(FORWARDED) and k not in NOT_FORWARDED}
         lines = ['cd /tmp', 'export HOME=/tmp']
         uploads = [] if shell else [argv[0]]
         for d in env.get('LD_LIBRARY_PATH', '').split(':'):
@@ -219,7 +227,10 @@ class Guest:
 
         def loop():
             while True:
-                conn, _ = server.accept()
+                try:
+                    conn, _ = server.accept()
+                except OSError:  # closed: the guest is done
+                    return
                 threading.Thread(target=one, args=(conn,), daemon=True).start()
         threading.Thread(target=loop, daemon=True).start()
         return server

@@ -88,6 +88,12 @@ def libc_files(triplet, programs, readelf):
     search = ['/usr/%s/lib' % triplet, '/usr/%s/lib64' % triplet, '/lib/%s' % triplet,
               '/usr/lib/%s' % triplet]
     found, todo, done = {}, list(programs), set()
+    # glibc loads libgcc_s when a thread is cancelled (to unwind it), and
+    # aborts without it: once.c cancels a thread mid-selection
+    for d in search:
+        if os.path.exists(os.path.join(d, 'libgcc_s.so.1')):
+            found['/lib/libgcc_s.so.1'] = os.path.join(d, 'libgcc_s.so.1')
+            break
     while todo:
         path = todo.pop()
         interp, needed = elf_needs(readelf, path)
