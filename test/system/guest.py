@@ -48,8 +48,12 @@ class GuestGone(Exception):
 
 
 class Guest:
-    def __init__(self, arch, build, log, extra_trees=()):
-        self.arch, self.machine, self.log = arch, machines.MACHINES[arch], log
+    def __init__(self, arch, build, log, extra_trees=(), cpu=None):
+        self.arch, self.machine, self.log = arch, dict(machines.MACHINES[arch]), log
+        if cpu:  # another -cpu for this machine, for experiments
+            qemu = list(self.machine['qemu'])
+            qemu[qemu.index('-cpu') + 1] = cpu
+            self.machine['qemu'] = qemu
         self.build = os.path.abspath(build)
         self.trees = [os.path.join(self.build, 'package'), os.path.join(self.build, 'test', 'bin')]
         self.trees = [t for t in self.trees if os.path.isdir(t)] + list(extra_trees)
@@ -248,10 +252,12 @@ def main():
     ap.add_argument('--arch', required=True, choices=sorted(machines.MACHINES))
     ap.add_argument('--build', required=True, help='a build directory for that arch')
     ap.add_argument('--timeout', type=int, default=600, help='seconds per command')
+    ap.add_argument('--cpu', help="qemu's -cpu instead of the machine's (e.g. rv64,sscofpmf=true)")
     ap.add_argument('--user', action='append', dest='steps', type=lambda u: ('user', u))
     ap.add_argument('--cmd', action='append', dest='steps', type=lambda c: ('cmd', c))
     args = ap.parse_args()
-    guest = Guest(args.arch, args.build, open(os.path.join(args.build, 'system-guest.log'), 'w'))
+    guest = Guest(args.arch, args.build, open(os.path.join(args.build, 'system-guest.log'), 'w'),
+                  cpu=args.cpu)
     bad = 0
     try:
         guest.boot()
