@@ -32,10 +32,7 @@ test/bin/open: $(SRC)/test/open.c $(PKG)/bin/cpucycles-open
 test: all $(TEST_BIN)
 	python3 $(SRC)/test/run .
 
-# Built, not run: make test-system runs them in a guest.
-test-programs: all $(TEST_BIN)
-
-.PHONY: test test-programs
+.PHONY: test
 
 # Only the threading tests (and the library's outside checks): what
 # `make test-sanitize` runs under ThreadSanitizer.

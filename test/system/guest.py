@@ -20,10 +20,12 @@ what each wrote and its status, and exits non-zero if any failed.
 """
 import argparse
 import base64
+import ctypes
 import json
 import os
 import queue
 import shlex
+import signal
 import socket
 import subprocess
 import sys
@@ -80,14 +82,13 @@ class Guest:
             else 'readelf'
         initramfs.build(initrd, busybox, os.path.join(HERE, 'init'), self.trees,
                         self.machine['triplet'], readelf)
-        cmd = ['timeout', '-s', 'KILL', str(int(os.environ.get('CPUCYCLES_SYSTEM_LIMIT', '3600')))]
-        cmd += self.machine['qemu'] + machines.COMMON + [
+        cmd = self.machine['qemu'] + machines.COMMON + [
             '-kernel', kernel, '-initrd', initrd,
             '-append', '%s console=%s' % (machines.APPEND, self.machine['console'])]
         self.write_log('# %s\n# %s\n' % (self.packages, ' '.join(shlex.quote(c) for c in cmd)))
         self.started = time.time()
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT)
+                                     stderr=subprocess.STDOUT, preexec_fn=_die_with_parent)
         threading.Thread(target=self._reader, daemon=True).start()
         line = self._wait(lambda l: l.startswith('@@READY'), timeout, 'boot')
         self.kernel_release = line.split()[1] if len(line.split()) > 1 else '?'
@@ -238,6 +239,14 @@ class Guest:
                 threading.Thread(target=one, args=(conn,), daemon=True).start()
         threading.Thread(target=loop, daemon=True).start()
         return server
+
+
+def _die_with_parent():
+    """In qemu's child, before exec: the kernel kills qemu when the
+    process that started it dies, however it dies (killed by a timeout,
+    interrupted), so no guest outlives its harness."""
+    PR_SET_PDEATHSIG = 1
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
 def _is_base64(line):
