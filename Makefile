@@ -46,4 +46,8 @@ test-cross:
 test-macos:
 	python3 test/macos
 
-.PHONY: all install test clean doc doc-check test-cross test-sanitize fuzz bench test-macos
+# The suite under Debian's own kernels, booted with qemu-system (issue 10).
+test-system:
+	python3 test/system/run
+
+.PHONY: all install test clean doc doc-check test-cross test-system test-sanitize fuzz bench test-macos

@@ -12,7 +12,7 @@ TEST_BIN += $(if $(filter linux,$(OS)),$(LINUX_TESTS))
 
 # Robustness (issue 4): threads, signals, fork, hostile environments.
 THREAD_TESTS = test/bin/guard test/bin/once test/bin/threads test/bin/gaps
-TEST_BIN += test/bin/fork
+TEST_BIN += test/bin/fork test/bin/disturb
 # Threads started long after the first call (issue 11); also run by hand with longer delays.
 TEST_BIN += test/bin/latethreads
 
