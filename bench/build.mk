@@ -1,22 +1,23 @@
 # bench/build.mk: `make bench`, included by scripts-build/build.mk. The
-# benchmark links the static library to reach the table of counters; the
-# first-call program links the shared one, as most users do.
+# benchmark links the archive that keeps the internal symbols ($(LIBINT))
+# to reach the table of counters; the first-call program links the shared
+# one, as most users do.
 
 BENCH_BIN = bench/bin/bench bench/bin/first
 
 bench/bin/bench: $(SRC)/bench/bench.c $(SRC)/bench/child.c $(SRC)/bench/child.h \
-                 $(SRC)/bench/stats.c $(SRC)/bench/stats.h $(SRC)/bench/floor.h $(LIBA)
+                 $(SRC)/bench/stats.c $(SRC)/bench/stats.h $(SRC)/bench/floor.h $(LIBINT)
 	@mkdir -p $(@D)
 	$(CC) $(INC) -o $@ $(SRC)/bench/bench.c $(SRC)/bench/child.c $(SRC)/bench/stats.c \
-	  $(LIBA) $(LDFLAGS)
+	  $(LIBINT) $(LDFLAGS)
 
 bench/bin/first: $(SRC)/bench/first.c $(SRC)/bench/stats.c $(SRC)/bench/stats.h \
-                 $(LIBSO) $(PKG)/lib/libcpucycles.so
+                 $(LIBSO) $(LIBLINK)
 	@mkdir -p $(@D)
 	$(CC) -I$(PKG)/include -o $@ $(SRC)/bench/first.c $(SRC)/bench/stats.c \
-	  -L$(PKG)/lib -lcpucycles -Wl,-rpath,$(CURDIR)/$(PKG)/lib $(LDFLAGS)
+	  -L$(PKG)/lib -lcpucycles $(BUILD_RPATH) $(LDFLAGS)
 
 bench: all $(BENCH_BIN)
-	$(RUN) bench/bin/bench $(RUN) bench/bin/first
+	$(BUILD_LIBENV) $(RUN) bench/bin/bench $(RUN) bench/bin/first
 
 .PHONY: bench

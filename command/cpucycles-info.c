@@ -4,6 +4,9 @@
    clock over growing busy loops, and notes on what that means for a user's
    measurements. */
 #define _POSIX_C_SOURCE 200809L
+/* macOS hides what POSIX lacks (_SC_NPROCESSORS_ONLN) once _POSIX_C_SOURCE
+   is set, unless asked; other systems ignore the macro. */
+#define _DARWIN_C_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

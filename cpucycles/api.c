@@ -44,7 +44,11 @@ static long long estimate(void)
 
 static void select_counter(void)
 {
-  struct cpucycles_trial trials[MAX_OPTIONS];
+  /* Static, not on the stack: 2.5 KB there would keep a first call out of
+     a signal handler on an 8 KiB alternate stack. The once below lets one
+     thread of a process at a time in here, and a handler interrupting it
+     is turned away (busy_here), so nobody shares it. */
+  static struct cpucycles_trial trials[MAX_OPTIONS];
   struct cpucycles_persecond_source ps = { 0, estimate };
   int n = cpucycles_noptions < MAX_OPTIONS ? cpucycles_noptions : MAX_OPTIONS;
   long long (*read)(void) = zero;

@@ -1,5 +1,8 @@
 /* default-mach: mach_absolute_time() on macOS and other Mach systems,
    usually a 24 MHz off-core clock; mach_timebase_info gives its rate. */
+#if !(defined(__APPLE__) && defined(__MACH__))
+#error "needs macOS (mach_absolute_time)"
+#endif
 #include <mach/mach_time.h>
 #include "counter.h"
 

@@ -2,9 +2,15 @@
    those. The handlers are process-wide while the guard is up, so every
    signal that is not the probing thread's own fault is passed on exactly
    as the kernel would have delivered it without us. */
-#define _XOPEN_SOURCE 700 /* SA_ONSTACK */
+#define _GNU_SOURCE /* SA_ONSTACK; syscall() for the signal queueing calls */
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#ifdef __linux__
+#include <errno.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 #include "guard.h"
 
 #define NGUARDED 4
@@ -56,6 +62,102 @@ static void pass_on(int sig, siginfo_t *info, void *context, int i)
   else old.sa_handler(sig);
 }
 
+#if defined(__linux__) && defined(SYS_rt_tgsigqueueinfo) && defined(SYS_rt_sigqueueinfo) && \
+    (defined(SYS_rt_sigtimedwait) || defined(SYS_rt_sigtimedwait_time64))
+/* A guarded signal pending while the thread blocks it would be delivered
+   the moment the guard unblocks it, and a default action would kill the
+   program for a signal it meant to leave pending. So each is taken out
+   before, with its siginfo, and queued again after, once the mask blocks
+   it again. A standard signal is pending at most twice: once for the
+   thread and once for the process, and the thread's is taken out first. */
+struct held {
+  siginfo_t info;
+  int present, shared;
+};
+static struct held held[NGUARDED][2];
+/* The process they were taken from: a child forked in mid-selection by
+   the selecting thread (in a signal handler) starts with none pending. */
+static pid_t held_by;
+
+/* Sent to one thread: tgkill (raise, pthread_kill), or the kernel's own. */
+static int thread_directed(const siginfo_t *info)
+{
+  return info->si_code == SI_TKILL || info->si_code > 0;
+}
+
+/* Waits zero seconds for a signal of set, as the old and the 64-bit-time
+   system calls of 32-bit systems both read them. */
+static long wait_zero(const sigset_t *set, siginfo_t *info)
+{
+  static const long long zero[2] = { 0, 0 };
+#ifdef SYS_rt_sigtimedwait_time64
+  long got = syscall(SYS_rt_sigtimedwait_time64, set, info, zero, _NSIG / 8);
+  if (got >= 0 || errno != ENOSYS) return got;
+#endif
+#ifdef SYS_rt_sigtimedwait
+  return syscall(SYS_rt_sigtimedwait, set, info, zero, _NSIG / 8);
+#else
+  return -1;
+#endif
+}
+
+/* One instance of sig if pending, by the system call: glibc's sigtimedwait
+   turns a raise's code, SI_TKILL, into SI_USER. */
+static int take_one(int sig, siginfo_t *info)
+{
+  static sigset_t one; /* see cpucycles_guard_begin */
+  long got;
+  sigemptyset(&one);
+  sigaddset(&one, sig);
+  do got = wait_zero(&one, info);
+  while (got < 0 && errno == EINTR);
+  return got == sig;
+}
+
+static void take_pending(const sigset_t *blocked)
+{
+  static sigset_t pending; /* see cpucycles_guard_begin */
+  int i, k;
+
+  held_by = getpid();
+  for (i = 0; i < NGUARDED; ++i) held[i][0].present = held[i][1].present = 0;
+  if (sigpending(&pending) != 0) return;
+  for (i = 0; i < NGUARDED; ++i) {
+    struct held *h = held[i];
+    if (!sigismember(blocked, guarded[i]) || !sigismember(&pending, guarded[i])) continue;
+    for (k = 0; k < 2 && take_one(guarded[i], &h[k].info); ++k) h[k].present = 1;
+    /* Two: the thread's, then the process's. One: its code says which. */
+    h[0].shared = h[1].present ? 0 : !thread_directed(&h[0].info);
+    h[1].shared = 1;
+  }
+}
+
+/* Queued again with the siginfo it came with. The kernel lets a process
+   queue any siginfo to its own threads; to itself as a whole, a kill's
+   (code SI_USER) only from its main thread, else it goes to this thread
+   as long as the thread has no instance of its own, else as a plain kill. */
+static void put_back(void)
+{
+  long pid = (long)getpid(), tid = syscall(SYS_gettid);
+  int i, k;
+  for (i = 0; i < NGUARDED; ++i)
+    for (k = 0; k < 2; ++k) {
+      struct held *h = &held[i][k];
+      if (!h->present) continue;
+      h->present = 0;
+      if (pid != (long)held_by) continue;
+      if (h->shared && syscall(SYS_rt_sigqueueinfo, pid, guarded[i], &h->info) == 0) continue;
+      if (h->shared && k == 1) kill((pid_t)pid, guarded[i]);
+      else syscall(SYS_rt_tgsigqueueinfo, pid, tid, guarded[i], &h->info);
+    }
+}
+#else
+/* Elsewhere a pending guarded signal is delivered when the guard unblocks
+   it, as it was before. */
+static void take_pending(const sigset_t *blocked) { (void)blocked; }
+static void put_back(void) {}
+#endif
+
 static void on_fault(int sig, siginfo_t *info, void *context)
 {
   int i;
@@ -79,19 +181,59 @@ static void give_back(int n)
   }
 }
 
+/* Whether a guard was ever put up in this process, and whether this
+   thread is the one guarding now. */
+static int guard_used;
+static CPUCYCLES_THREAD_LOCAL int guarding_here;
+
+/* The kernel copies the handlers into a child, but not the selecting
+   thread, so a child forked by another thread while the guard is up would
+   keep them for good: it gets back what the program had. A flag cleared
+   at the guard's end cannot say when that is: fork copies the handlers
+   first and memory after, so a child can get our handlers along with a
+   flag already cleared. So once any guard has been up, every child looks
+   at its four handlers (four system calls, against a fork's thousands of
+   instructions). A child of the selecting thread itself (forked in a
+   signal handler) goes on with the selection, which gives them back at
+   its end. */
+static void in_forked_child(void)
+{
+  if (__atomic_load_n(&guard_used, __ATOMIC_ACQUIRE) && !guarding_here) give_back(NGUARDED);
+}
+
+/* Registered at load, not at the first call: that may be made in a signal
+   handler, where pthread_atfork is not safe to call. */
+__attribute__((constructor)) static void watch_forks(void)
+{
+  pthread_atfork(0, 0, in_forked_child);
+}
+
 /* Installs the handlers once for the whole selection. A blocked SIGSEGV
    raised by a fault kills the process, so the four signals are unblocked
-   in this thread until cpucycles_guard_end puts everything back. */
+   in this thread until cpucycles_guard_end puts everything back, and any
+   of them pending and blocked is held until then. */
 int cpucycles_guard_begin(void)
 {
-  sigset_t faults;
+  /* Static, as saved[] is: one selection at a time guards, and a first
+     call's stack may be a signal handler's 8 KiB. */
+  static sigset_t faults;
+  static struct sigaction now, sa;
   int i;
 
   sigemptyset(&faults);
   for (i = 0; i < NGUARDED; ++i) sigaddset(&faults, guarded[i]);
-  if (sigprocmask(SIG_UNBLOCK, &faults, &saved_mask) != 0) return -1;
+  if (sigprocmask(SIG_BLOCK, 0, &saved_mask) != 0) return -1;
+  take_pending(&saved_mask);
+  if (sigprocmask(SIG_UNBLOCK, &faults, 0) != 0) {
+    put_back();
+    return -1;
+  }
+  /* Set before the first handler is installed: a child that gets one
+     also gets the flag and saved[], since fork copies memory after the
+     handlers. */
+  guarding_here = 1;
+  __atomic_store_n(&guard_used, 1, __ATOMIC_RELEASE);
   for (i = 0; i < NGUARDED; ++i) {
-    struct sigaction now, sa;
     if (sigaction(guarded[i], 0, &now) != 0) break;
     /* A child forked by another thread in mid-selection inherits our
        handler; what it must give back is what its parent saved. */
@@ -104,7 +246,9 @@ int cpucycles_guard_begin(void)
   }
   if (i < NGUARDED) {
     give_back(i);
+    guarding_here = 0;
     sigprocmask(SIG_SETMASK, &saved_mask, 0);
+    put_back();
     return -1;
   }
   cpucycles_guard_armed = 0;
@@ -115,5 +259,7 @@ void cpucycles_guard_end(void)
 {
   cpucycles_guard_armed = 0;
   give_back(NGUARDED);
+  guarding_here = 0;
   sigprocmask(SIG_SETMASK, &saved_mask, 0);
+  put_back();
 }

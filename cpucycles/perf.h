@@ -10,6 +10,12 @@
 #ifndef CPUCYCLES_PERF_H
 #define CPUCYCLES_PERF_H
 
+/* perf_event is Linux's: a counter that includes this file is a Linux
+   counter, and configure skips it elsewhere with this reason. */
+#ifndef __linux__
+#error "needs Linux perf_event"
+#endif
+
 #include <linux/perf_event.h>
 
 /* Hybrid x86 has one core PMU per core type (cpu_core, cpu_atom); an event

@@ -124,13 +124,36 @@ static long long tickrate_of(const struct cpucycles_trial *t, struct cpucycles_p
   return r < 1 ? 1 : r;
 }
 
+/* The margin by which a later counter must beat the best so far: 32
+   cycles, or a quarter of the best's precision when that is more. The
+   smallest step of one counter varies between runs (the TSC of a 2-core
+   EPYC VM measured 1 or 26 cycles, so 101 or 126 with its penalty), and
+   two ways of reading the same counter must not swap places with it. The
+   margin stays below the 100 cycles that separate the kinds, so a core
+   counter (20-40 cycles) still beats an off-core one (100 + 20-40), and
+   that one an OS clock (200 + its step). */
+#define CLEAR_MARGIN_CYCLES 32
+#define CLEAR_MARGIN_SHARE 4
+
+/* Whether a counter of this precision takes the place of the best so far
+   (best 0: none yet). Counters come in the documented order, so a near
+   tie, or noise, always keeps the earlier one. */
+static int replaces_best(long long precision, long long best)
+{
+  long long margin = best / CLEAR_MARGIN_SHARE;
+  if (precision <= 0) return 0;
+  if (best <= 0) return 1;
+  if (margin < CLEAR_MARGIN_CYCLES) margin = CLEAR_MARGIN_CYCLES;
+  return precision < best - margin;
+}
+
 /* Everything after the guard point may fault: setup may probe a privileged
    instruction and every read may trap. A fault lands back here with the
-   trial marked as failed. A counter whose kind alone puts its precision
-   at or above beat (the best so far; 0: none) cannot win, since the
-   earlier counter keeps a tie: it is set up, to learn its kind, but not
-   measured, and marked unmeasured. mask is the signal mask of the guarded
-   selection. */
+   trial marked as failed. A counter that could not replace beat (the
+   best so far; 0: none) even at the smallest precision its kind allows,
+   one cycle plus its penalty, cannot win: it is set up, to learn its kind,
+   but not measured, and marked unmeasured. mask is the signal mask of the
+   guarded selection. */
 static void trial(const struct cpucycles_counter *c, struct cpucycles_persecond_source *ps,
                   long long beat, const sigset_t *mask, struct cpucycles_trial *t)
 {
@@ -153,7 +176,7 @@ static void trial(const struct cpucycles_counter *c, struct cpucycles_persecond_
   t->setup_done = 1;
   t->kind = (int)s.kind;
   t->only32 = s.only32 != 0;
-  if (beat > 0 && 1 + penalty(s.kind) >= beat) {
+  if (beat > 0 && !replaces_best(1 + penalty(s.kind), beat)) {
     t->unmeasured = 1;
     goto done;
   }
@@ -223,14 +246,14 @@ static int confirm(const struct cpucycles_counter *c, const struct cpucycles_tri
   return 0;
 }
 
-/* The counter of smallest precision, the earliest among equals; -1 when
+/* The choice among the trials, by the rule of the first pass: in order,
+   a counter replaces the best so far only when clearly better; -1 when
    none worked. */
-static int smallest(const struct cpucycles_trial *trials, int n)
+static int choose(const struct cpucycles_trial *trials, int n)
 {
   int i, best = -1;
   for (i = 0; i < n; ++i)
-    if (trials[i].precision > 0 && (best < 0 || trials[i].precision < trials[best].precision))
-      best = i;
+    if (replaces_best(trials[i].precision, best < 0 ? 0 : trials[best].precision)) best = i;
   return best;
 }
 
@@ -267,7 +290,9 @@ int cpucycles_select_from(const struct cpucycles_option *options, int n,
                           struct cpucycles_trial *trials)
 {
   int i, best = -1;
-  sigset_t mask;
+  /* Static, as the guard's state is: one selection at a time, and a first
+     call's stack may be a signal handler's 8 KiB. */
+  static sigset_t mask;
   int guarded = cpucycles_guard_begin() == 0;
 
   if (guarded && sigprocmask(SIG_SETMASK, 0, &mask) != 0) {
@@ -282,8 +307,7 @@ int cpucycles_select_from(const struct cpucycles_option *options, int n,
        tests of OS clocks that a cycle counter has already beaten. */
     long long beat = trace || best < 0 ? 0 : trials[best].precision;
     try_alone(&options[i], ps, beat, guarded, &mask, &trials[i]);
-    if (trials[i].precision > 0 && (best < 0 || trials[i].precision < trials[best].precision))
-      best = i;
+    if (replaces_best(trials[i].precision, best < 0 ? 0 : trials[best].precision)) best = i;
   }
 
   /* The winner alone, set up afresh; one that fails now is out, with
@@ -295,12 +319,12 @@ int cpucycles_select_from(const struct cpucycles_option *options, int n,
     memset(&trials[best].scale, 0, sizeof trials[best].scale);
     for (i = 0; i < n; ++i)
       if (trials[i].unmeasured) try_alone(&options[i], ps, 0, guarded, &mask, &trials[i]);
-    best = smallest(trials, n);
+    best = choose(trials, n);
   }
   if (guarded) cpucycles_guard_end();
 
   /* Printed once the choice is final, so that the implementation is
-     always the traced counter of lowest precision. */
+     always the one the rule picks from the traced precisions. */
   if (trace) {
     for (i = 0; i < n; ++i)
       printf("cpucycles tracesetup %d %s precision %lld scaling %f only32 %d\n", i,

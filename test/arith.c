@@ -67,6 +67,22 @@ static void extension(void)
   cpucycles_extend32_start(&e, 5, 0);
   v = cpucycles_extend32(&e, 9, 4000000000000000000LL, persecond);
   CHECK(v > 0, "a clock jump of 127 years stays positive");
+
+  /* A reading a little older than its base (another thread moved the
+     shared base in between) counts back, even across the 32-bit boundary. */
+  e.value = 100000000000ULL;
+  e.last = 0x10u;
+  e.ns = 5000000000LL;
+  v = (long long)cpucycles_extend32_at(&e, 0xfffffff0u, e.ns - 32, persecond);
+  CHECK(v == 100000000000LL - 32, "a reading 32 ticks before its base, across 2^32: %lld", v);
+  v = (long long)cpucycles_extend32_at(&e, 0x10u - 7, e.ns - 3 * 4294967296LL - 7, persecond);
+  CHECK(v == 100000000000LL - 3 * 4294967296LL - 7, "three wraps and 7 ticks before the base: %lld", v);
+  /* The rate is the counter's own: at 24 MHz an hour is 20 wraps and more. */
+  e.last = 1000;
+  e.ns = 0;
+  v = (long long)cpucycles_extend32_at(&e, 1000 + (unsigned int)(86400000000ULL % 4294967296ULL),
+                                       3600000000000LL, 24000000);
+  CHECK(v == 100000000000LL + 86400000000LL, "an hour at 24 MHz: %lld", v);
 }
 
 int main(void)

@@ -1,10 +1,11 @@
 """installed.py: the library as a user gets it from `make install`.
 
 Installs into a temporary DESTDIR, then checks what a user relies on: the
-files are where the prefix says, cpucycles.pc names that prefix and this
-version, a program built with nothing but `pkg-config --cflags --libs
-cpucycles` compiles, links and runs against the installed library, and the
-installed man pages render without warnings.
+files are in the directories configure was given, cpucycles.pc names them
+and this version, a program built with nothing but `pkg-config --cflags
+--libs cpucycles` compiles, links and runs against the installed library,
+so do CMake and Meson projects (consumers.py), and man finds the installed
+man pages, which render without warnings.
 """
 import os
 import shlex
@@ -12,6 +13,7 @@ import shutil
 import subprocess
 import tempfile
 
+import consumers
 import manpages
 
 PROGRAM = r'''
@@ -27,6 +29,11 @@ int main(void)
   return 0;
 }
 '''
+
+
+# The shared library and its link, as each OS names them.
+SHARED = {'linux': ('libcpucycles.so.1', 'libcpucycles.so'),
+          'macos': ('libcpucycles.1.dylib', 'libcpucycles.dylib')}
 
 
 def run(cmd, env=None, cwd=None):
@@ -45,32 +52,69 @@ def check(cfg, prefix, build, result, skip):
         env = {k: v for k, v in os.environ.items() if k not in ('MAKEFLAGS', 'MFLAGS', 'MAKELEVEL')}
         code, out, err = run(['make', '-s', 'install', 'DESTDIR=' + destdir], env=env, cwd=build)
         result(code == 0, 'make install DESTDIR=... succeeds (%s)' % err.strip()[-200:])
-        root = destdir + cfg['PREFIX']
-        wanted = ['bin/cpucycles-info', 'include/cpucycles.h', 'lib/libcpucycles.a',
-                  'lib/libcpucycles.so.1', 'lib/libcpucycles.so', 'lib/pkgconfig/cpucycles.pc',
-                  'man/man1/cpucycles-info.1', 'man/man3/cpucycles.3']
-        missing = [w for w in wanted if not os.path.exists(os.path.join(root, w))]
-        result(not missing, 'make install puts every file under PREFIX (missing: %s)' % missing)
-        pc = os.path.join(root, 'lib', 'pkgconfig', 'cpucycles.pc')
+        shared = SHARED[cfg.get('OS', 'linux')]
+        wanted = [('BINDIR', 'cpucycles-info'), ('INCLUDEDIR', 'cpucycles.h'),
+                  ('LIBDIR', 'libcpucycles.a'), ('LIBDIR', shared[0]),
+                  ('LIBDIR', shared[1]), ('LIBDIR', 'pkgconfig/cpucycles.pc'),
+                  ('MANDIR', 'man1/cpucycles-info.1'), ('MANDIR', 'man3/cpucycles.3')]
+        missing = [os.path.join(cfg[d], w) for d, w in wanted
+                   if not os.path.exists(destdir + os.path.join(cfg[d], w))]
+        result(not missing, 'make install puts every file in configure\'s directories (missing: %s)'
+               % missing)
+        pc = destdir + os.path.join(cfg['LIBDIR'], 'pkgconfig', 'cpucycles.pc')
         if os.path.exists(pc):
-            with open(pc) as f:
-                lines = f.read().splitlines()
-            result('prefix=' + cfg['PREFIX'] in lines, 'cpucycles.pc names configure\'s prefix %s'
-                   % cfg['PREFIX'])
-        mandirs = [os.path.join(root, 'man', d) for d in ('man1', 'man3')]
+            values = pc_variables(pc)
+            for name in ('prefix', 'libdir', 'includedir'):
+                want = cfg['PREFIX' if name == 'prefix' else name.upper()]
+                result(values.get(name) == want, 'cpucycles.pc: %s is configure\'s %s (%r)'
+                       % (name, want, values.get(name)))
+        mandir = destdir + cfg['MANDIR']
+        mandirs = [os.path.join(mandir, d) for d in ('man1', 'man3')]
         manpages.check([os.path.join(d, f) for d in mandirs if os.path.isdir(d)
                         for f in sorted(os.listdir(d))], result, skip)
-        pkgconfig(cfg, prefix, destdir, root, result, skip)
+        man_finds(mandir, cfg.get('OS', 'linux'), result, skip)
+        pkgconfig(cfg, prefix, destdir, result, skip)
 
 
-def pkgconfig(cfg, prefix, destdir, root, result, skip):
+def pc_variables(path):
+    """The variables a .pc file defines, ${...} references expanded."""
+    values = {}
+    with open(path) as f:
+        for line in f:
+            name, eq, value = line.strip().partition('=')
+            if eq and name.isidentifier():
+                for key, known in values.items():
+                    value = value.replace('${%s}' % key, known)
+                values[name] = value
+    return values
+
+
+def man_finds(mandir, os_name, result, skip):
+    """man, pointed at the installed directory, finds every page by name."""
+    if not shutil.which('man'):
+        skip('man -M MANDIR finds the installed pages: man is not installed')
+        return
+    pages = [('3', 'cpucycles'), ('1', 'cpucycles-info')]
+    if os_name == 'linux':
+        pages.append(('1', 'cpucycles-open'))
+    for section, page in pages:
+        code, out, err = run(['man', '-M', mandir, '-w', section, page])
+        want = os.path.join(mandir, 'man' + section, page + '.' + section)
+        result(code == 0 and out.strip() == want, 'man -M MANDIR -w %s %s finds %s (%r)'
+               % (section, page, want, out.strip() or err.strip()))
+
+
+def pkgconfig(cfg, prefix, destdir, result, skip):
     if not shutil.which('pkg-config'):
         skip('pkg-config builds a program against the installed library: pkg-config is not installed')
+        skip('CMake and Meson projects build against the installed library: '
+             'pkg-config is not installed')
         return
     # The sysroot maps the .pc's paths into the staging directory, as it
     # would for a cross or staged build; system directories are kept so
     # that --prefix=/usr still yields usable flags there.
-    env = dict(os.environ, PKG_CONFIG_PATH='', PKG_CONFIG_LIBDIR=os.path.join(root, 'lib', 'pkgconfig'),
+    env = dict(os.environ, PKG_CONFIG_PATH='',
+               PKG_CONFIG_LIBDIR=destdir + os.path.join(cfg['LIBDIR'], 'pkgconfig'),
                PKG_CONFIG_SYSROOT_DIR=destdir, PKG_CONFIG_ALLOW_SYSTEM_CFLAGS='1',
                PKG_CONFIG_ALLOW_SYSTEM_LIBS='1')
     with open(os.path.join(cfg['SRC'], 'version')) as f:
@@ -81,8 +125,14 @@ def pkgconfig(cfg, prefix, destdir, root, result, skip):
     code, flags, err = run(['pkg-config', '--cflags', '--libs', 'cpucycles'], env=env)
     result(code == 0 and '-lcpucycles' in flags.split(), 'pkg-config --cflags --libs cpucycles (%r)'
            % (flags.strip() or err.strip()))
-    if code != 0:
-        return
+    if code == 0:
+        build_with_flags(cfg, prefix, destdir, flags, result)
+    consumers.check(cfg, prefix, destdir, env, PROGRAM, result, skip)
+
+
+def build_with_flags(cfg, prefix, destdir, flags, result):
+    with open(os.path.join(cfg['SRC'], 'version')) as f:
+        version = f.read().strip()
     work = destdir
     source = os.path.join(work, 'user.c')
     binary = os.path.join(work, 'user')
@@ -93,10 +143,19 @@ def pkgconfig(cfg, prefix, destdir, root, result, skip):
     result(code == 0, 'a program builds with the pkg-config flags alone (%s)' % err.strip()[-300:])
     if code != 0:
         return
-    code, out, err = run([cfg['NM'][:-2] + 'readelf', '-d', binary])
-    result('Shared library: [libcpucycles.so.1]' in out,
-           'the program is linked against libcpucycles.so.1')
-    env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(root, 'lib'))
+    if cfg.get('OS') == 'macos':
+        # it names the install path; staged under DESTDIR, dyld finds the
+        # file by name through DYLD_LIBRARY_PATH
+        libdir = cfg['LIBDIR']
+        want = os.path.join(libdir, 'libcpucycles.1.dylib')
+        code, out, err = run(['otool', '-L', binary])
+        result(want in out, 'the program is linked against %s' % want)
+        env = dict(os.environ, DYLD_LIBRARY_PATH=destdir + cfg['LIBDIR'])
+    else:
+        code, out, err = run([cfg['NM'][:-2] + 'readelf', '-d', binary])
+        result('Shared library: [libcpucycles.so.1]' in out,
+               'the program is linked against libcpucycles.so.1')
+        env = dict(os.environ, LD_LIBRARY_PATH=destdir + cfg['LIBDIR'])
     code, out, err = run(prefix + [binary], env=env)
     result(code == 0 and out.split()[:1] == [version],
            'the program runs against the installed library (%r)' % (out.strip() or err.strip()))

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <cpucycles.h>
 #include "check.h"
+#include "barrier.h"
 #include "forkable.h"
 #include "internal.h"
 #include "stall.h"
@@ -72,7 +73,7 @@ static int exited_with(int status)
 
 /* ---- every thread makes the first call at once ---- */
 
-static pthread_barrier_t start;
+static struct barrier start;
 struct seen {
   int entry; /* which function makes this thread's first call */
   const char *name;
@@ -85,7 +86,7 @@ static void *racer(void *arg)
   struct seen *s = arg;
   long long prev, now;
   int i;
-  pthread_barrier_wait(&start);
+  barrier_wait(&start);
   switch (s->entry % 3) {
   case 0: prev = cpucycles(); break;
   case 1: s->persecond = cpucycles_persecond(); prev = cpucycles(); break;
@@ -110,7 +111,7 @@ static int race_once(void)
   int i, bad = 0, started = 0;
 
   memset(s, 0, sizeof s);
-  if (pthread_barrier_init(&start, 0, THREADS) != 0) return 8;
+  if (barrier_init(&start, THREADS) != 0) return 8;
   for (i = 0; i < THREADS; ++i) {
     s[i].entry = i;
     started += pthread_create(&t[i], 0, racer, &s[i]) == 0;

@@ -1,12 +1,14 @@
 /* persecond.c: every source of the cycles-per-second estimate, with valid
    and malformed text, and the order in which the sources are tried. */
 #define _POSIX_C_SOURCE 200809L
+#define _DARWIN_C_SOURCE /* mkdtemp, which macOS hides under _POSIX_C_SOURCE */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "check.h"
 #include "internal.h"
+#include "os.h"
 
 #define T(s) s, sizeof s - 1
 

@@ -51,6 +51,28 @@ static long long counted_24mhz_read(void) { ++counted_reads; return cpucycles_os
 static void counted_release(void) { ++counted_released; }
 static long long step150_value;
 static long long step150_read(void) { return step150_value += 150; }
+/* Counters stepping by a fixed amount, for the near ties: core or
+   off-core, and an OS clock of nanoseconds (2.4 cycles each here). */
+#define STEPPING(name, step, setup)                                       \
+  static long long name##_value;                                         \
+  static long long name##_read(void) { return name##_value += (step); } \
+  static const struct cpucycles_counter c_##name = { name##_read, setup, 0 }
+STEPPING(core1, 1, core);
+STEPPING(core7, 7, core);
+STEPPING(core30, 30, core);
+STEPPING(core40, 40, core);
+STEPPING(core97, 97, core);
+STEPPING(core100, 100, core);
+STEPPING(core130, 130, core);
+STEPPING(core700, 700, core);
+STEPPING(core800, 800, core);
+STEPPING(core210, 210, core);
+STEPPING(core1000, 1000, core);
+STEPPING(off1, 1, offcore);
+STEPPING(off26, 26, offcore);
+STEPPING(off260, 260, offcore);
+STEPPING(off500, 500, offcore);
+STEPPING(os60, 60, osclock_ns);
 static void release_segv(void) { ++released_segv; }
 static void release_ok(void) { ++released_ok; }
 static int step7_setups;
@@ -285,6 +307,38 @@ int main(void)
     CHECK(cpucycles_select(none, 2, PERSECOND, 0, t2) == -1, "nothing works: no choice");
   }
 
+  /* A later counter takes the place of the best so far only when it is
+     clearly better: by more than 32 cycles and more than a quarter. */
+  {
+    struct {
+      const struct cpucycles_counter *a, *b, *c;
+      int expected;
+      const char *what;
+    } cases[] = {
+      { &c_off26, &c_off1, 0, 0, "the same off-core counter at 126 and 101 (this VM's TSC): the earlier" },
+      { &c_core40, &c_core30, 0, 0, "core counters at 40 and 30, noise of a few cycles: the earlier" },
+      { &c_core40, &c_core7, 0, 1, "core counters at 40 and 7, better by 33 cycles: the later" },
+      { &c_core1000, &c_core800, 0, 0, "core counters at 1000 and 800, within a quarter: the earlier" },
+      { &c_core1000, &c_core700, 0, 1, "core counters at 1000 and 700, better by more than a quarter: the later" },
+      { &c_off26, &c_core30, 0, 1, "an off-core counter at 126, then a core counter at 30: the core one" },
+      { &c_off260, &c_os60, 0, 0, "an off-core counter at 360, then an OS clock at 344: the off-core one" },
+      { &c_off500, &c_os60, 0, 1, "an off-core counter at 600, then an OS clock at 344: the OS clock" },
+      { &c_core130, &c_core100, &c_core97, 2,
+        "130, 100, 97: 100 is no clear win over 130, but 97 is: measured against the best so far" },
+      { &c_core1, &c_core1, 0, 0, "equal at the smallest precision: the earlier" },
+    };
+    int k;
+    for (k = 0; k < (int)(sizeof cases / sizeof cases[0]); ++k) {
+      struct cpucycles_option three[3] = { { "a", cases[k].a }, { "b", cases[k].b }, { "c", cases[k].c } };
+      struct cpucycles_trial t3[3];
+      int n = cases[k].c ? 3 : 2, traced, untraced;
+      traced = cpucycles_select(three, n, PERSECOND, 1, t3);
+      untraced = cpucycles_select(three, n, PERSECOND, 0, t3);
+      CHECK(traced == cases[k].expected && untraced == cases[k].expected,
+            "%s (traced chose %d, untraced %d)", cases[k].what, traced, untraced);
+    }
+  }
+
   /* After a fault the same signal must be caught again: a handler left by
      a jump keeps its signal blocked unless the mask is put back, and a
      blocked SIGSEGV from a fault kills the process. */
@@ -317,6 +371,18 @@ int main(void)
     CHECK(cpucycles_select(close, 2, PERSECOND, 0, t3) == 1 && t3[1].precision == 107,
           "untraced: an off-core counter that can beat precision 150 is measured and wins (%lld)",
           t3[1].precision);
+  }
+  /* The skip follows the same rule: an OS clock (at least 201) could beat
+     precision 210 only by a few cycles, not clearly, so it is not read. */
+  {
+    const struct cpucycles_option near[2] = { { "core210", &c_core210 }, { "counted-os", &c_counted_os } };
+    struct cpucycles_trial t2[2];
+    counted_reads = 0;
+    CHECK(cpucycles_select(near, 2, PERSECOND, 0, t2) == 0 && counted_reads == 0,
+          "untraced: an OS clock that could not clearly beat precision 210 is never read (%d reads)",
+          counted_reads);
+    CHECK(cpucycles_select(near, 2, PERSECOND, 1, t2) == 0 && counted_reads >= 1000,
+          "traced: it is measured (%d reads) and the choice is the same", counted_reads);
   }
   shared_resources();
   CHECK_DONE();

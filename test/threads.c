@@ -10,12 +10,13 @@
 #include <unistd.h>
 #include <cpucycles.h>
 #include "check.h"
+#include "barrier.h"
 #include "forkable.h"
 
 #define THREADS 32
 #define REPS check_reps(200)
 
-static pthread_barrier_t start;
+static struct barrier start;
 struct seen {
   const char *name;
   long long first, last, decreases;
@@ -26,7 +27,7 @@ static void *racer(void *arg)
   struct seen *s = arg;
   long long prev, now;
   int i;
-  pthread_barrier_wait(&start);
+  barrier_wait(&start);
   prev = s->first = cpucycles();
   for (i = 0; i < 10000; ++i) {
     now = cpucycles();
@@ -48,7 +49,7 @@ static int race_once(void)
 
   memset(s, 0, sizeof s);
   cpucycles_tracesetup();
-  if (pthread_barrier_init(&start, 0, THREADS) != 0) return 8;
+  if (barrier_init(&start, THREADS) != 0) return 8;
   for (i = 0; i < THREADS; ++i)
     if (pthread_create(&t[i], 0, racer, &s[i]) != 0) return 8;
   for (i = 0; i < THREADS; ++i) pthread_join(t[i], 0);

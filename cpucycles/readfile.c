@@ -1,0 +1,78 @@
+/* readfile.c: reading the small files behind the cycles-per-second
+   estimate (/etc/cpucyclespersecond everywhere, more on some OSes)
+   without trusting what sits at their paths. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "internal.h"
+
+#ifndef O_CLOEXEC
+#define O_CLOEXEC 0
+#endif
+
+/* Opens root+path only if it is a regular file: a FIFO or a device planted
+   there must not block or feed us forever, and a terminal must not become
+   our controlling one. The name is joined by hand: the first snprintf of a
+   process costs tens of microseconds, a large part of a first call. Only
+   tests give a root, and a short one; a small buffer keeps a first call's
+   stack, whose every new page is a page fault, shallow. */
+int cpucycles_open_regular(const char *root, const char *path)
+{
+  char name[512];
+  struct stat st;
+  size_t r = strlen(root), p = strlen(path);
+  int fd;
+
+  if (r + p >= sizeof name) return -1;
+  memcpy(name, root, r);
+  memcpy(name + r, path, p + 1);
+  do fd = open(name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  while (fd < 0 && errno == EINTR);
+  if (fd < 0) return -1;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+/* A signal arriving during the first call must not change the answer. */
+long cpucycles_read_some(void *fd, char *buf, size_t len)
+{
+  ssize_t r;
+  do r = read(*(int *)fd, buf, len);
+  while (r < 0 && errno == EINTR);
+  return (long)r;
+}
+
+/* Reads up to len bytes, riding out short reads; -1 on error. */
+static long readall(int fd, char *buf, size_t len)
+{
+  size_t got = 0;
+  while (got < len) {
+    long r = cpucycles_read_some(&fd, buf + got, len - got);
+    if (r < 0) return -1;
+    if (r == 0) break;
+    got += (size_t)r;
+  }
+  return (long)got;
+}
+
+/* A file holding one number. Anything longer than a number with some
+   space around it is not one. */
+long long cpucycles_small_file(const char *root, const char *path,
+                               long long (*parse)(const char *, size_t))
+{
+  char buf[64];
+  int fd = cpucycles_open_regular(root, path);
+  long n;
+
+  if (fd < 0) return 0;
+  n = readall(fd, buf, sizeof buf);
+  close(fd);
+  if (n <= 0 || n == (long)sizeof buf) return 0;
+  return parse(buf, (size_t)n);
+}

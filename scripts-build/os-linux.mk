@@ -1,0 +1,22 @@
+# os-linux.mk: the Linux pieces of the build (see build.mk): /sys, /proc
+# and perf_event in the library, an ELF shared library bound at load time,
+# and cpucycles-open, which changes Linux kernel settings.
+
+OS_CORE = os-linux perf
+LIBSO = $(PKG)/lib/libcpucycles.so.1
+LIBLINK = $(PKG)/lib/libcpucycles.so
+OS_BIN = $(PKG)/bin/cpucycles-open
+OS_NOT_MAN =
+BUILD_RPATH = -Wl,-rpath,$(CURDIR)/$(PKG)/lib
+BUILD_LIBENV =
+# How a program asks for every symbol to be bound when it is loaded.
+BIND_AT_LOAD = -Wl,-z,now
+
+$(LIBSO): $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-z,now -Wl,-soname,libcpucycles.so.1 -o $@ $(LIB_OBJ) $(LDFLAGS)
+
+# Needs nothing of the library: it only changes kernel settings.
+$(PKG)/bin/cpucycles-open: $(SRC)/command/cpucycles-open.c
+	@mkdir -p $(@D)
+	$(CC) -o $@ $< $(LDFLAGS)

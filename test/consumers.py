@@ -1,0 +1,143 @@
+"""consumers.py: CMake and Meson projects built against the staged install.
+
+What a user of either build system writes to find the library through its
+pkg-config file: CMake's `pkg_check_modules(... IMPORTED_TARGET
+cpucycles)` and Meson's `dependency('cpucycles')`, each once linked with
+the shared library and once with the static one. Each program must build,
+be linked the way it asked (libcpucycles.so.1 needed, or not), and run.
+A cross build configures both tools for the cross compiler (and Meson for
+the emulator); where a tool is missing its checks are skipped, and said so.
+"""
+import os
+import shlex
+import shutil
+import subprocess
+
+CMAKE = '''cmake_minimum_required(VERSION 3.13)
+project(user C)
+find_package(PkgConfig REQUIRED)
+if(STATIC)
+  # the imported target then resolves -lcpucycles to libcpucycles.a
+  set(CMAKE_FIND_LIBRARY_SUFFIXES .a)
+endif()
+pkg_check_modules(CPUCYCLES REQUIRED IMPORTED_TARGET cpucycles)
+add_executable(user user.c)
+target_link_libraries(user PRIVATE PkgConfig::CPUCYCLES)
+'''
+
+MESON = '''project('user', 'c')
+executable('user', 'user.c', dependencies: dependency('cpucycles', static: %s))
+'''
+
+# The short host name -> Meson's cpu_family, for a cross file.
+MESON_CPU = {
+    'amd64': 'x86_64', 'x86': 'x86', 'arm64': 'aarch64', 'arm32': 'arm', 'riscv64': 'riscv64',
+    'riscv32': 'riscv32', 'ppc64': 'ppc64', 'ppc32': 'ppc', 's390x': 's390x', 'mips64': 'mips64',
+    'sparc64': 'sparc64', 'loong64': 'loongarch64',
+}
+
+
+def run(cmd, env=None, cwd=None):
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=cwd,
+                           timeout=600)
+        return p.returncode, p.stdout.decode('utf-8', 'replace')
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return -1, str(e)
+
+
+def last_lines(text, n=3):
+    return ' | '.join(l.strip() for l in text.strip().splitlines()[-n:])
+
+
+def check(cfg, prefix, destdir, env, program, result, skip):
+    """env: the environment in which pkg-config finds the staged
+    cpucycles.pc; program: the C source of a user's program."""
+    work = os.path.join(destdir, 'consumers')
+    os.makedirs(work)
+    with open(os.path.join(work, 'user.c'), 'w') as f:
+        f.write(program)
+    cc = shlex.split(cfg['CC'])
+    cross = bool(prefix)
+    for tool, build, needs in (('cmake', cmake, ['cmake']), ('meson', meson, ['meson', 'ninja'])):
+        missing = [t for t in needs if not shutil.which(t)]
+        for static in (False, True):
+            what = '%s project (%s) builds against the installed library and runs' % (
+                'a CMake' if tool == 'cmake' else 'a Meson', 'static' if static else 'shared')
+            if missing:
+                skip('%s: %s is not installed' % (what, missing[0]))
+                continue
+            out = os.path.join(work, '%s-%s' % (tool, 'static' if static else 'shared'))
+            binary, log = build(cfg, cc, cross, prefix, destdir, env, work, out, static)
+            if binary is None:
+                result(False, '%s (%s)' % (what, log))
+                continue
+            verify(cfg, prefix, destdir, binary, static, what, result)
+
+
+def verify(cfg, prefix, destdir, binary, static, what, result):
+    code, out = run([cfg['NM'][:-2] + 'readelf', '-d', binary])
+    linked = 'Shared library: [libcpucycles.so.1]' in out
+    env = dict(os.environ)
+    if not static:
+        env['LD_LIBRARY_PATH'] = destdir + cfg['LIBDIR']
+    with open(os.path.join(cfg['SRC'], 'version')) as f:
+        version = f.read().strip()
+    code, out = run(prefix + [binary], env=env)
+    result(linked != static and code == 0 and out.split()[:1] == [version],
+           '%s (%s libcpucycles.so.1; %r)' % (what, 'needs' if linked else 'does not need',
+                                              last_lines(out, 1)))
+
+
+def cmake(cfg, cc, cross, prefix, destdir, env, work, out, static):
+    """-> (the built program or None, what went wrong)"""
+    with open(os.path.join(work, 'CMakeLists.txt'), 'w') as f:
+        f.write(CMAKE)
+    code, log = run(['cmake', '-S', work, '-B', out, '-DSTATIC=%s' % ('ON' if static else 'OFF'),
+                     '-DCMAKE_C_COMPILER=' + cc[0], '-DCMAKE_C_FLAGS=' + ' '.join(cc[1:]),
+                     '-DCMAKE_EXE_LINKER_FLAGS=' + cfg.get('LDFLAGS', '')], env=env)
+    if code == 0:
+        code, log = run(['cmake', '--build', out], env=env)
+    return (os.path.join(out, 'user') if code == 0 else None), last_lines(log)
+
+
+def meson(cfg, cc, cross, prefix, destdir, env, work, out, static):
+    source = os.path.join(work, 'meson-source-%s' % ('static' if static else 'shared'))
+    os.makedirs(source)
+    shutil.copy(os.path.join(work, 'user.c'), source)
+    with open(os.path.join(source, 'meson.build'), 'w') as f:
+        f.write(MESON % ('true' if static else 'false'))
+    args = ['meson', 'setup', out, source]
+    env = dict(env, LDFLAGS=cfg.get('LDFLAGS', ''))
+    if cross:
+        args.append('--cross-file=' + cross_file(cfg, cc, prefix, destdir, env, work))
+    else:
+        env['CC'] = cfg['CC']
+    code, log = run(args, env=env)
+    if code == 0:
+        code, log = run(['meson', 'compile', '-C', out], env=env)
+    return (os.path.join(out, 'user') if code == 0 else None), last_lines(log)
+
+
+def cross_file(cfg, cc, prefix, destdir, env, work):
+    """A Meson cross file for the cross compiler, the emulator as the
+    wrapper that runs its programs, and the staged pkg-config directory.
+    `pkgconfig` is the key Meson 1.0 (Debian 12) knows; later ones too."""
+    path = os.path.join(work, 'cross.ini')
+    if os.path.exists(path):
+        return path
+    code, macros = run(cc + ['-dM', '-E', '-x', 'c', os.devnull])
+    big = '__BYTE_ORDER__ __ORDER_BIG_ENDIAN__' in macros
+    cpu = MESON_CPU[cfg['HOST']]
+
+    def strings(items):
+        return '[%s]' % ', '.join(repr(i) for i in items)
+
+    with open(path, 'w') as f:
+        f.write('[binaries]\nc = %s\npkgconfig = %r\nexe_wrapper = %s\n'
+                % (strings(cc), shutil.which('pkg-config'), strings(prefix)))
+        f.write('[properties]\npkg_config_libdir = %s\nsys_root = %r\n'
+                % (strings([env['PKG_CONFIG_LIBDIR']]), destdir))
+        f.write("[host_machine]\nsystem = 'linux'\ncpu_family = %r\ncpu = %r\nendian = %r\n"
+                % (cpu, cpu, 'big' if big else 'little'))
+    return path
