@@ -1,11 +1,15 @@
 # Everything happens in build/0, the host configure chose last.
-# `make` configures for this machine first when nobody has.
+# `make` configures for this machine first when nobody has. An out-of-tree
+# build's Makefile (written by configure) includes this one: build/ is
+# then where make runs, and the source is only read.
+
+SRC := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 
 all: build/0/config.mk
-	$(MAKE) -C build/0
+	$(MAKE) -C build/0 all
 
 build/0/config.mk:
-	./configure
+	$(SRC)/configure
 
 test: build/0/config.mk
 	$(MAKE) -C build/0 $@
@@ -17,10 +21,10 @@ install: build/0/config.mk
 
 # Robustness (issue 4): sanitizers and fuzzing, in their own build dirs.
 test-sanitize:
-	sh test/sanitize
+	sh $(SRC)/test/sanitize
 
 fuzz:
-	$(MAKE) -f test/fuzz/fuzz.mk
+	$(MAKE) -C $(SRC) -f test/fuzz/fuzz.mk
 
 clean:
 	rm -rf build
@@ -29,25 +33,25 @@ clean:
 # pandoc; building the library does not), and CI's check that they are
 # current and that the man pages render cleanly.
 doc:
-	python3 autogen/doc
+	python3 $(SRC)/autogen/doc
 
 doc-check:
-	python3 autogen/check
+	python3 $(SRC)/autogen/check
 
 bench: build/0/config.mk
 	$(MAKE) -C build/0 bench
 
 # Every cross toolchain installed here, each host's suite under qemu-user.
 test-cross:
-	python3 test/cross
+	python3 $(SRC)/test/cross
 
 # The macOS packages, built here with zig and checked as files (issue 13):
 # nothing built for macOS runs on Linux.
 test-macos:
-	python3 test/macos
+	python3 $(SRC)/test/macos
 
 # The suite under Debian's own kernels, booted with qemu-system (issue 10).
 test-system:
-	python3 test/system/run
+	python3 $(SRC)/test/system/run
 
 .PHONY: all install test clean doc doc-check test-cross test-system test-sanitize fuzz bench test-macos

@@ -6,16 +6,17 @@
 BENCH_BIN = bench/bin/bench bench/bin/first
 
 bench/bin/bench: $(SRC)/bench/bench.c $(SRC)/bench/child.c $(SRC)/bench/child.h \
-                 $(SRC)/bench/stats.c $(SRC)/bench/stats.h $(SRC)/bench/floor.h $(LIBINT)
+                 $(SRC)/bench/stats.c $(SRC)/bench/stats.h $(SRC)/bench/floor.h $(LIBINT) \
+                 config.mk
 	@mkdir -p $(@D)
-	$(CC) $(INC) -o $@ $(SRC)/bench/bench.c $(SRC)/bench/child.c $(SRC)/bench/stats.c \
-	  $(LIBINT) $(LDFLAGS)
+	$(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(INC) -o $@ \
+	  $(SRC)/bench/bench.c $(SRC)/bench/child.c $(SRC)/bench/stats.c $(LIBINT) $(LDFLAGS)
 
 bench/bin/first: $(SRC)/bench/first.c $(SRC)/bench/stats.c $(SRC)/bench/stats.h \
-                 $(LIBSO) $(LIBLINK)
+                 $(LIBSO) $(LIBLINK) config.mk
 	@mkdir -p $(@D)
-	$(CC) -I$(PKG)/include -o $@ $(SRC)/bench/first.c $(SRC)/bench/stats.c \
-	  -L$(PKG)/lib -lcpucycles $(BUILD_RPATH) $(LDFLAGS)
+	$(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) -I$(PKG)/include -o $@ \
+	  $(SRC)/bench/first.c $(SRC)/bench/stats.c -L$(PKG)/lib -lcpucycles $(BUILD_RPATH) $(LDFLAGS)
 
 bench: all $(BENCH_BIN)
 	$(BUILD_LIBENV) $(RUN) bench/bin/bench $(RUN) bench/bin/first

@@ -1,7 +1,15 @@
 # build.mk: the build of one host, included by build/<host>/Makefile after
 # the config.mk that configure wrote. Run from build/<host>.
 
+# `make` alone builds the package, whatever rule an included file puts first.
+.DEFAULT_GOAL := all
+
 PKG = package
+
+# The project's own flags (CPUCYCLES_CFLAGS) come before the user's, which
+# stay apart so that `make CC=... CFLAGS=...` replaces only the user's.
+# Header dependencies (-MMD) unless configure was told a one-off build.
+DEPFLAGS = $(if $(filter no,$(DEPENDENCY_TRACKING)),,-MMD -MP)
 
 CORE = api select scale extend32 anchor guard osclock parse persecond readfile chosen tscrate \
        $(OS_CORE)
@@ -26,18 +34,31 @@ MAN = $(filter-out $(OS_NOT_MAN:%=$(PKG)/man/man1/%), \
       $(patsubst $(SRC)/doc/man/%.1,$(PKG)/man/man1/%.1,$(wildcard $(SRC)/doc/man/*.1))) \
       $(patsubst $(SRC)/doc/man/%.3,$(PKG)/man/man3/%.3,$(wildcard $(SRC)/doc/man/*.3))
 
-all: $(LIBSO) $(LIBLINK) $(LIBA) $(PKG)/include/cpucycles.h \
+# --disable-shared and --disable-static (configure) leave a library out
+# of the package and of `make install`; the tests still build both.
+PKG_LIBS = $(if $(filter no,$(SHARED)),,$(LIBSO) $(LIBLINK)) $(if $(filter no,$(STATIC)),,$(LIBA))
+
+all: $(PKG_LIBS) $(PKG)/include/cpucycles.h \
      $(PKG)/bin/cpucycles-info $(OS_BIN) $(MAN) $(PKG)/lib/pkgconfig/cpucycles.pc
 
-obj/%.o: $(SRC)/cpucycles/%.c
-	$(CC) $(INC) -DCPUCYCLES_VERSION='"$(VERSION)"' -MMD -MP -c $< -o $@
+# configure's inputs: when one changes, config.status runs configure again
+# as it was run. Everything compiled depends on the configuration.
+CONFIGURE_INPUTS = $(SRC)/configure $(SRC)/version $(SRC)/cpucycles/options \
+                   $(wildcard $(SRC)/compilers/*) $(wildcard $(SRC)/scripts-build/os-*.mk)
+config.mk: $(CONFIGURE_INPUTS)
+	sh config.status
 
-obj/options.o: options.c
-	$(CC) $(INC) -MMD -MP -c $< -o $@
+obj/%.o: $(SRC)/cpucycles/%.c config.mk
+	$(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(INC) -DCPUCYCLES_VERSION='"$(VERSION)"' \
+	  $(DEPFLAGS) -c $< -o $@
+
+obj/options.o: options.c config.mk
+	$(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(INC) $(DEPFLAGS) -c $< -o $@
 
 # Each counter file gets its own name for the one symbol it defines.
-obj/counter-%.o: $(SRC)/cpucycles/%.c
-	$(CC) $(INC) -DCOUNTER=cpucycles_counter_$(subst -,_,$*) -MMD -MP -c $< -o $@
+obj/counter-%.o: $(SRC)/cpucycles/%.c config.mk
+	$(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(INC) \
+	  -DCOUNTER=cpucycles_counter_$(subst -,_,$*) $(DEPFLAGS) -c $< -o $@
 
 # The installed static library holds one object, a partial link of all of
 # them in which every hidden (internal) symbol is made local: a program
@@ -58,7 +79,7 @@ LIBINT = obj/internal.a
 LOCALIZE = $(if $(filter mips%,$(HOST)),,--localize-hidden)
 
 obj/cpucycles.o: $(LIB_OBJ)
-	$(CC) -nostdlib -fno-sanitize=all -r -o $@ $(LIB_OBJ)
+	$(CC) $(CPUCYCLES_CFLAGS) $(CFLAGS) -nostdlib -fno-sanitize=all -r -o $@ $(LIB_OBJ)
 	$(OBJCOPY) --remove-section=.group $(LOCALIZE) $@
 
 ifeq ($(OS),macos)
@@ -87,10 +108,14 @@ $(PKG)/include/cpucycles.h: $(SRC)/include/cpucycles.h
 	@mkdir -p $(@D)
 	cp $< $@
 
-# Linked statically so it runs from the build tree and from any prefix.
-$(PKG)/bin/cpucycles-info: $(SRC)/command/cpucycles-info.c $(LIBA) $(PKG)/include/cpucycles.h
+# Linked statically so it runs from the build tree and from any prefix;
+# with --disable-static, against the objects.
+INFO_LIB = $(if $(filter no,$(STATIC)),$(LIBINT),$(LIBA))
+$(PKG)/bin/cpucycles-info: $(SRC)/command/cpucycles-info.c $(INFO_LIB) $(PKG)/include/cpucycles.h \
+                           config.mk
 	@mkdir -p $(@D)
-	$(CC) -I$(PKG)/include -o $@ $< $(LIBA) $(LDFLAGS)
+	$(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) -I$(PKG)/include -o $@ $< $(INFO_LIB) \
+	  $(LDFLAGS)
 
 $(PKG)/man/man3/%.3: $(SRC)/doc/man/%.3
 	@mkdir -p $(@D)
@@ -113,7 +138,7 @@ $(PKG)/lib/pkgconfig/cpucycles.pc: $(SRC)/scripts-build/cpucycles.pc.in config.m
 
 # The package's bin, lib, include and man go to configure's directories.
 install: all
-	sh $(SRC)/scripts-build/install $(PKG) "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(LIBDIR)" \
+	CPUCYCLES_STATIC=$(STATIC) CPUCYCLES_SHARED=$(SHARED) sh $(SRC)/scripts-build/install $(PKG) "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(LIBDIR)" \
 	  "$(DESTDIR)$(INCLUDEDIR)" "$(DESTDIR)$(MANDIR)"
 
 -include $(SRC)/test/build.mk

@@ -12,11 +12,11 @@ BUILD_LIBENV =
 # How a program asks for every symbol to be bound when it is loaded.
 BIND_AT_LOAD = -Wl,-z,now
 
-$(LIBSO): $(LIB_OBJ)
+$(LIBSO): $(LIB_OBJ) config.mk
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-z,now -Wl,-soname,libcpucycles.so.1 -o $@ $(LIB_OBJ) $(LDFLAGS)
+	$(CC) $(CPUCYCLES_CFLAGS) $(CFLAGS) -shared -Wl,-z,now -Wl,-soname,libcpucycles.so.1 -o $@ $(LIB_OBJ) $(LDFLAGS)
 
 # Needs nothing of the library: it only changes kernel settings.
-$(PKG)/bin/cpucycles-open: $(SRC)/command/cpucycles-open.c
+$(PKG)/bin/cpucycles-open: $(SRC)/command/cpucycles-open.c config.mk
 	@mkdir -p $(@D)
-	$(CC) -o $@ $< $(LDFLAGS)
+	$(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LDFLAGS)

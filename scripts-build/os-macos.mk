@@ -24,5 +24,5 @@ INSTALL_NAME = $(or $(LIBDIR),$(PREFIX)/lib)/libcpucycles.1.dylib
 
 $(LIBSO): $(LIB_OBJ) config.mk
 	@mkdir -p $(@D)
-	$(CC) -dynamiclib -Wl,-install_name,$(INSTALL_NAME) \
+	$(CC) $(CPUCYCLES_CFLAGS) $(CFLAGS) -dynamiclib -Wl,-install_name,$(INSTALL_NAME) \
 	  -Wl,-compatibility_version,1.0.0 -Wl,-current_version,1.0.0 -o $@ $(LIB_OBJ) $(LDFLAGS)

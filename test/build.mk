@@ -28,35 +28,41 @@ TEST_BIN += test/bin/forkmid
 TEST_BIN += test/bin/stack-static test/bin/stack-shared
 TEST_BIN += $(THREAD_TESTS)
 
+# Each program's header dependencies go to test/dep (test/run runs
+# whatever is in test/bin); every program depends on the configuration.
+TEST_CC = $(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) \
+          $(if $(DEPFLAGS),$(DEPFLAGS) -MF test/dep/$(@F).d)
+TEST_DIRS = @mkdir -p $(@D) test/dep
+
 # The tests reach inside the library: they link the archive that keeps
 # its internal symbols global.
-test/bin/%: $(SRC)/test/%.c $(LIBINT)
-	@mkdir -p $(@D)
-	$(CC) $(INC) -I$(SRC)/test -o $@ $< $(LIBINT) -pthread $(LDFLAGS)
+test/bin/%: $(SRC)/test/%.c $(LIBINT) config.mk
+	$(TEST_DIRS)
+	$(TEST_CC) $(INC) -I$(SRC)/test -o $@ $< $(LIBINT) -pthread $(LDFLAGS)
 
 LIBRARY_DEFS = -DEXPECTED_VERSION='"$(VERSION)"' -DCOUNTERS='"$(COUNTERS)"'
 
-test/bin/library-shared: $(SRC)/test/library.c $(LIBSO) $(LIBLINK)
-	@mkdir -p $(@D)
-	$(CC) -I$(PKG)/include -I$(SRC)/test $(LIBRARY_DEFS) -o $@ $< \
+test/bin/library-shared: $(SRC)/test/library.c $(LIBSO) $(LIBLINK) config.mk
+	$(TEST_DIRS)
+	$(TEST_CC) -I$(PKG)/include -I$(SRC)/test $(LIBRARY_DEFS) -o $@ $< \
 	  -L$(PKG)/lib -lcpucycles $(BUILD_RPATH) $(LDFLAGS)
 
-test/bin/library-static: $(SRC)/test/library.c $(LIBA)
-	@mkdir -p $(@D)
-	$(CC) -I$(PKG)/include -I$(SRC)/test $(LIBRARY_DEFS) -o $@ $< $(LIBA) $(LDFLAGS)
+test/bin/library-static: $(SRC)/test/library.c $(LIBA) config.mk
+	$(TEST_DIRS)
+	$(TEST_CC) -I$(PKG)/include -I$(SRC)/test $(LIBRARY_DEFS) -o $@ $< $(LIBA) $(LDFLAGS)
 
-test/bin/stack-static: $(SRC)/test/stack.c $(LIBA)
-	@mkdir -p $(@D)
-	$(CC) -I$(PKG)/include -I$(SRC)/test -o $@ $< $(LIBA) $(LDFLAGS)
+test/bin/stack-static: $(SRC)/test/stack.c $(LIBA) config.mk
+	$(TEST_DIRS)
+	$(TEST_CC) -I$(PKG)/include -I$(SRC)/test -o $@ $< $(LIBA) $(LDFLAGS)
 
-test/bin/stack-shared: $(SRC)/test/stack.c $(LIBSO) $(LIBLINK)
-	@mkdir -p $(@D)
-	$(CC) -I$(PKG)/include -I$(SRC)/test -DBOUND_AT_LOAD -o $@ $< \
+test/bin/stack-shared: $(SRC)/test/stack.c $(LIBSO) $(LIBLINK) config.mk
+	$(TEST_DIRS)
+	$(TEST_CC) -I$(PKG)/include -I$(SRC)/test -DBOUND_AT_LOAD -o $@ $< \
 	  -L$(PKG)/lib -lcpucycles $(BIND_AT_LOAD) $(BUILD_RPATH) $(LDFLAGS)
 
-test/bin/open: $(SRC)/test/open.c $(PKG)/bin/cpucycles-open
-	@mkdir -p $(@D)
-	$(CC) -I$(SRC)/test -DOPEN_BIN='"$(CURDIR)/$(PKG)/bin/cpucycles-open"' \
+test/bin/open: $(SRC)/test/open.c $(PKG)/bin/cpucycles-open config.mk
+	$(TEST_DIRS)
+	$(TEST_CC) -I$(SRC)/test -DOPEN_BIN='"$(CURDIR)/$(PKG)/bin/cpucycles-open"' \
 	  -DEMULATOR='"$(RUN)"' -o $@ $< $(LDFLAGS)
 
 test: all $(TEST_BIN)
@@ -75,3 +81,5 @@ test-threads: all $(THREAD_TESTS)
 test-programs: all $(TEST_BIN)
 
 .PHONY: test-programs
+
+-include test/dep/*.d
