@@ -33,7 +33,7 @@ executable('user', 'user.c', dependencies: dependency('cpucycles', static: %s))
 MESON_CPU = {
     'amd64': 'x86_64', 'x86': 'x86', 'arm64': 'aarch64', 'arm32': 'arm', 'riscv64': 'riscv64',
     'riscv32': 'riscv32', 'ppc64': 'ppc64', 'ppc32': 'ppc', 's390x': 's390x', 'mips64': 'mips64',
-    'sparc64': 'sparc64', 'loong64': 'loongarch64',
+    'sparc64': 'sparc64', 'loong64': 'loongarch64', 'x32': 'x86_64',
 }
 
 
@@ -57,7 +57,9 @@ def check(cfg, prefix, destdir, env, program, result, skip):
     os.makedirs(work)
     with open(os.path.join(work, 'user.c'), 'w') as f:
         f.write(program)
-    cc = shlex.split(cfg['CC'])
+    # configure keeps the user's CFLAGS apart from CC: a program built
+    # against the library takes both (a sanitizer's flags, -m32)
+    cc = shlex.split(cfg['CC']) + shlex.split(cfg.get('CFLAGS', ''))
     cross = bool(prefix)
     for tool, build, needs in (('cmake', cmake, ['cmake']), ('meson', meson, ['meson', 'ninja'])):
         missing = [t for t in needs if not shutil.which(t)]
@@ -66,6 +68,9 @@ def check(cfg, prefix, destdir, env, program, result, skip):
                 'a CMake' if tool == 'cmake' else 'a Meson', 'static' if static else 'shared')
             if missing:
                 skip('%s: %s is not installed' % (what, missing[0]))
+                continue
+            if cfg.get('STATIC' if static else 'SHARED') == 'no':
+                skip('%s: configure was told --disable-%s' % (what, 'static' if static else 'shared'))
                 continue
             out = os.path.join(work, '%s-%s' % (tool, 'static' if static else 'shared'))
             binary, log = build(cfg, cc, cross, prefix, destdir, env, work, out, static)
@@ -112,7 +117,7 @@ def meson(cfg, cc, cross, prefix, destdir, env, work, out, static):
     if cross:
         args.append('--cross-file=' + cross_file(cfg, cc, prefix, destdir, env, work))
     else:
-        env['CC'] = cfg['CC']
+        env['CC'] = ' '.join(shlex.quote(c) for c in cc)
     code, log = run(args, env=env)
     if code == 0:
         code, log = run(['meson', 'compile', '-C', out], env=env)
@@ -128,7 +133,7 @@ def cross_file(cfg, cc, prefix, destdir, env, work):
         return path
     code, macros = run(cc + ['-dM', '-E', '-x', 'c', os.devnull])
     big = '__BYTE_ORDER__ __ORDER_BIG_ENDIAN__' in macros
-    cpu = MESON_CPU[cfg['HOST']]
+    cpu = MESON_CPU.get(cfg['HOST'], cfg['HOST'])  # alpha, m68k, ... are Meson's names too
 
     def strings(items):
         return '[%s]' % ', '.join(repr(i) for i in items)

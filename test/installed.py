@@ -52,15 +52,24 @@ def check(cfg, prefix, build, result, skip):
         env = {k: v for k, v in os.environ.items() if k not in ('MAKEFLAGS', 'MFLAGS', 'MAKELEVEL')}
         code, out, err = run(['make', '-s', 'install', 'DESTDIR=' + destdir], env=env, cwd=build)
         result(code == 0, 'make install DESTDIR=... succeeds (%s)' % err.strip()[-200:])
-        shared = SHARED[cfg.get('OS', 'linux')]
+        shared = SHARED.get(cfg.get('OS', 'linux'), SHARED['linux'])
+        libs = {'STATIC': [('LIBDIR', 'libcpucycles.a')],
+                'SHARED': [('LIBDIR', shared[0]), ('LIBDIR', shared[1])]}
+        # --disable-static, --disable-shared: that library is not installed
+        left_out = [f for key, files in libs.items() if cfg.get(key) == 'no' for f in files]
         wanted = [('BINDIR', 'cpucycles-info'), ('INCLUDEDIR', 'cpucycles.h'),
-                  ('LIBDIR', 'libcpucycles.a'), ('LIBDIR', shared[0]),
-                  ('LIBDIR', shared[1]), ('LIBDIR', 'pkgconfig/cpucycles.pc'),
+                  ('LIBDIR', 'pkgconfig/cpucycles.pc'),
                   ('MANDIR', 'man1/cpucycles-info.1'), ('MANDIR', 'man3/cpucycles.3')]
+        wanted += [f for files in libs.values() for f in files if f not in left_out]
         missing = [os.path.join(cfg[d], w) for d, w in wanted
                    if not os.path.exists(destdir + os.path.join(cfg[d], w))]
         result(not missing, 'make install puts every file in configure\'s directories (missing: %s)'
                % missing)
+        extra = [os.path.join(cfg[d], w) for d, w in left_out
+                 if os.path.lexists(destdir + os.path.join(cfg[d], w))]
+        if left_out:
+            result(not extra, 'make install leaves out the library configure was told to '
+                   '(installed: %s)' % extra)
         pc = destdir + os.path.join(cfg['LIBDIR'], 'pkgconfig', 'cpucycles.pc')
         if os.path.exists(pc):
             values = pc_variables(pc)
@@ -125,7 +134,10 @@ def pkgconfig(cfg, prefix, destdir, result, skip):
     code, flags, err = run(['pkg-config', '--cflags', '--libs', 'cpucycles'], env=env)
     result(code == 0 and '-lcpucycles' in flags.split(), 'pkg-config --cflags --libs cpucycles (%r)'
            % (flags.strip() or err.strip()))
-    if code == 0:
+    if code == 0 and cfg.get('SHARED') == 'no':
+        skip('a program builds with the pkg-config flags alone and runs against the shared '
+             'library: configure was told --disable-shared')
+    elif code == 0:
         build_with_flags(cfg, prefix, destdir, flags, result)
     consumers.check(cfg, prefix, destdir, env, PROGRAM, result, skip)
 
@@ -138,7 +150,8 @@ def build_with_flags(cfg, prefix, destdir, flags, result):
     binary = os.path.join(work, 'user')
     with open(source, 'w') as f:
         f.write(PROGRAM)
-    code, out, err = run(shlex.split(cfg['CC']) + [source, '-o', binary] + shlex.split(flags)
+    code, out, err = run(shlex.split(cfg['CC']) + shlex.split(cfg.get('CFLAGS', ''))
+                         + [source, '-o', binary] + shlex.split(flags)
                          + shlex.split(cfg.get('LDFLAGS', '')))
     result(code == 0, 'a program builds with the pkg-config flags alone (%s)' % err.strip()[-300:])
     if code != 0:
