@@ -46,6 +46,8 @@ all: $(PKG_LIBS) $(PKG)/include/cpucycles.h \
 CONFIGURE_INPUTS = $(SRC)/configure $(SRC)/version $(SRC)/cpucycles/options \
                    $(wildcard $(SRC)/compilers/*) $(wildcard $(SRC)/scripts-build/os-*.mk)
 config.mk: $(CONFIGURE_INPUTS)
+	@test -f config.status || { echo "$(CURDIR): configured by an older configure;" \
+	  "run configure again" >&2; exit 1; }
 	sh config.status
 
 obj/%.o: $(SRC)/cpucycles/%.c config.mk
