@@ -74,13 +74,19 @@ $(PKG)/lib/pkgconfig/cpucycles.pc: $(SRC)/scripts-build/cpucycles.pc.in config.m
 	  -e 's|@LIBDIR@|$(call under_prefix,$(LIBDIR))|g' \
 	  -e 's|@INCLUDEDIR@|$(call under_prefix,$(INCLUDEDIR))|g' $< > $@
 
-# The package's bin, lib, include and man go to configure's directories.
+# The package's bin, lib, include and man go to configure's directories;
+# uninstall takes the same files out of them again (the package tree says
+# which, so it is built first), leaving the directories.
+INSTALL_DIRS = "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(LIBDIR)" "$(DESTDIR)$(INCLUDEDIR)" "$(DESTDIR)$(MANDIR)"
+
 install: all
-	sh $(SRC)/scripts-build/install $(PKG) "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(LIBDIR)" \
-	  "$(DESTDIR)$(INCLUDEDIR)" "$(DESTDIR)$(MANDIR)"
+	sh $(SRC)/scripts-build/install $(PKG) $(INSTALL_DIRS)
+
+uninstall: all
+	sh $(SRC)/scripts-build/install -u $(PKG) $(INSTALL_DIRS)
 
 -include $(SRC)/test/build.mk
 -include $(SRC)/bench/build.mk
 -include obj/*.d
 
-.PHONY: all install
+.PHONY: all install uninstall
