@@ -14,10 +14,15 @@ build/0/config.mk:
 test: build/0/config.mk
 	$(MAKE) -C build/0 $@
 
-# The install runs in build/0: a relative DESTDIR is made absolute first,
-# so that `make install DESTDIR=D` stages into ./D as it says.
-install: build/0/config.mk
+# The install and the uninstall run in build/0: a relative DESTDIR is
+# made absolute first, so that `make install DESTDIR=D` stages into ./D
+# as it says.
+install uninstall: build/0/config.mk
 	$(MAKE) -C build/0 $@ $(if $(DESTDIR),DESTDIR=$(abspath $(DESTDIR)))
+
+# libcpucycles-VERSION.tar.gz here, from the files git tracks (see the script).
+dist:
+	python3 scripts-build/dist .
 
 # Robustness (issue 4): sanitizers and fuzzing, in their own build dirs.
 test-sanitize:
@@ -54,4 +59,4 @@ test-macos:
 test-system:
 	python3 $(SRC)/test/system/run
 
-.PHONY: all install test clean doc doc-check test-cross test-system test-sanitize fuzz bench test-macos
+.PHONY: all install uninstall dist test clean doc doc-check test-cross test-system test-sanitize fuzz bench test-macos

@@ -26,7 +26,7 @@ static unsigned long long counter(unsigned int n, void *arg)
 }
 
 static struct cpucycles_perf_owner owner = {
-  PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0, CPUCYCLES_PERF_MAP, mine, counter, 0
+  PERFABI_TYPE_HARDWARE, PERFABI_COUNT_HW_CPU_CYCLES, 0, CPUCYCLES_PERF_MAP, mine, counter, 0
 };
 
 static long long perfpmc_read(void)

@@ -34,7 +34,7 @@ static unsigned long long fixed_cycles(unsigned int n, void *arg)
 }
 
 static struct cpucycles_perf_owner owner = {
-  PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0, CPUCYCLES_PERF_MAP, mine, fixed_cycles, FIXED_INDEX
+  PERFABI_TYPE_HARDWARE, PERFABI_COUNT_HW_CPU_CYCLES, 0, CPUCYCLES_PERF_MAP, mine, fixed_cycles, FIXED_INDEX
 };
 
 static long long perfpmcff_read(void)

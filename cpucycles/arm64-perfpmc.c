@@ -44,7 +44,7 @@ static unsigned long long cycle_counter(unsigned int n, void *arg)
 }
 
 static struct cpucycles_perf_owner owner = {
-  PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, USER_ACCESS | COUNTER_64BIT, CPUCYCLES_PERF_MAP,
+  PERFABI_TYPE_HARDWARE, PERFABI_COUNT_HW_CPU_CYCLES, USER_ACCESS | COUNTER_64BIT, CPUCYCLES_PERF_MAP,
   mine, cycle_counter, CYCLE_INDEX
 };
 

@@ -14,7 +14,7 @@ static CPUCYCLES_THREAD_LOCAL struct cpucycles_perf_own own;
 static struct cpucycles_perf_own *mine(void) { return &own; }
 
 static struct cpucycles_perf_owner owner = {
-  PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0, 0, mine, 0, 0
+  PERFABI_TYPE_HARDWARE, PERFABI_COUNT_HW_CPU_CYCLES, 0, 0, mine, 0, 0
 };
 
 static long long perfevent_read(void)

@@ -15,13 +15,6 @@
 #include "perfpage.h"
 #include "../include/cpucycles.h"
 
-#ifndef PERF_FLAG_FD_CLOEXEC
-#define PERF_FLAG_FD_CLOEXEC (1UL << 3)
-#endif
-#ifndef PERF_PMU_TYPE_SHIFT
-#define PERF_PMU_TYPE_SHIFT 32
-#endif
-
 /* An event for this thread; for a hardware event, on the PMU of the given
    type (0: whichever PMU the generic hardware event lands on). Kernels and
    hypervisors differ in which exclusions they accept, so every combination
@@ -34,10 +27,10 @@ static int no_hardware, no_perf;
 static int open_one(unsigned int type, unsigned long long config, unsigned int pmu,
                     unsigned long long config1)
 {
-  struct perf_event_attr attr;
+  struct perfabi_attr attr;
   int kernel, hv;
 
-  if (no_perf || (type == PERF_TYPE_HARDWARE && no_hardware)) return -1;
+  if (no_perf || (type == PERFABI_TYPE_HARDWARE && no_hardware)) return -1;
 
   for (kernel = 1; kernel >= 0; --kernel)
     for (hv = 1; hv >= 0; --hv) {
@@ -45,7 +38,7 @@ static int open_one(unsigned int type, unsigned long long config, unsigned int p
       memset(&attr, 0, sizeof attr);
       attr.type = type;
       attr.size = sizeof attr;
-      attr.config = config | (unsigned long long)pmu << PERF_PMU_TYPE_SHIFT;
+      attr.config = config | (unsigned long long)pmu << PERFABI_PMU_TYPE_SHIFT;
       attr.config1 = config1;
       /* A flexible event is taken off its counter whenever more events
          want counters than there are (multiplexing), and a counter read
@@ -56,13 +49,13 @@ static int open_one(unsigned int type, unsigned long long config, unsigned int p
       attr.pinned = 1;
       attr.exclude_kernel = (unsigned)kernel;
       attr.exclude_hv = (unsigned)hv;
-      fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+      fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERFABI_FLAG_FD_CLOEXEC);
       if (fd >= 0) return (int)fd;
       /* No such event, no such PMU, no perf_event at all: no exclusion
          changes that, and three more refused calls per counter were ~10 us
          of a first call in a VM without a PMU. */
       if (errno == ENOSYS) no_perf = 1;
-      if ((errno == ENOENT || errno == ENODEV) && type == PERF_TYPE_HARDWARE) no_hardware = 1;
+      if ((errno == ENOENT || errno == ENODEV) && type == PERFABI_TYPE_HARDWARE) no_hardware = 1;
       if (errno == ENOENT || errno == ENODEV || errno == ENOSYS) return -1;
     }
   return -1;
@@ -157,7 +150,7 @@ static int open_events(struct cpucycles_perf *p)
   unsigned int types[CPUCYCLES_PERF_MAX];
   int i, n = 0;
 
-  if (p->type == PERF_TYPE_HARDWARE) n = machine_core_types(types);
+  if (p->type == PERFABI_TYPE_HARDWARE) n = machine_core_types(types);
   p->n = 0;
   for (i = 0; i < (n ? n : 1); ++i) {
     void *page;

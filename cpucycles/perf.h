@@ -16,7 +16,7 @@
 #error "needs Linux perf_event"
 #endif
 
-#include <linux/perf_event.h>
+#include "perfabi.h"
 
 /* Hybrid x86 has one core PMU per core type (cpu_core, cpu_atom); an event
    on one of them counts only while the thread runs on that type, so one
@@ -29,7 +29,7 @@
 struct cpucycles_perf {
   int n;                                  /* events open */
   int fd[CPUCYCLES_PERF_MAX];
-  volatile struct perf_event_mmap_page *page[CPUCYCLES_PERF_MAX];
+  volatile struct perfabi_page *page[CPUCYCLES_PERF_MAX];
   unsigned int type;                      /* as opened */
   unsigned long long config, config1;
   int flags;

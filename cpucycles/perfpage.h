@@ -26,7 +26,7 @@
    as the page gives it (0: any). Where the page names another, nothing is
    read and the caller asks the descriptor. The kernel gives arm64's cycle
    counter PMCCNTR_EL0 index 32 (31 + 1) and RISC-V's cycle CSR index 1. */
-static inline int cpucycles_perfpage_count_at(const volatile struct perf_event_mmap_page *pg,
+static inline int cpucycles_perfpage_count_at(const volatile struct perfabi_page *pg,
                                               unsigned int only,
                                               unsigned long long (*counter)(unsigned int, void *),
                                               void *arg, long long *count)
@@ -55,7 +55,7 @@ static inline int cpucycles_perfpage_count_at(const volatile struct perf_event_m
 }
 
 /* Any hardware counter the page names. */
-static inline int cpucycles_perfpage_count(const volatile struct perf_event_mmap_page *pg,
+static inline int cpucycles_perfpage_count(const volatile struct perfabi_page *pg,
                                            unsigned long long (*counter)(unsigned int, void *),
                                            void *arg, long long *count)
 {

@@ -59,7 +59,7 @@ static unsigned long long counter_csr(unsigned int n, void *arg)
 #endif
 
 static struct cpucycles_perf_owner owner = {
-  PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0, CPUCYCLES_PERF_MAP, mine, counter_csr, ONLY
+  PERFABI_TYPE_HARDWARE, PERFABI_COUNT_HW_CPU_CYCLES, 0, CPUCYCLES_PERF_MAP, mine, counter_csr, ONLY
 };
 
 static long long perfrdcycle_read(void)

@@ -62,46 +62,9 @@ obj/counter-%.o: $(SRC)/cpucycles/%.c config.mk
 	$(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(INC) \
 	  -DCOUNTER=cpucycles_counter_$(subst -,_,$*) $(DEPFLAGS) -c $< -o $@
 
-# The installed static library holds one object, a partial link of all of
-# them in which every hidden (internal) symbol is made local: a program
-# linking it statically sees the API and nothing else to collide with.
-# - The COMDAT groups go first (the compiler's PIC helpers, such as x86's
-#   __x86.get_pc_thunk.bx): a program with its own copy of such a group
-#   would otherwise discard ours, leaving our now-local references to a
-#   section that is gone.
-# - Not on MIPS: there a function's prologue computes $gp with a
-#   GP-relative relocation against the function's own symbol, which the
-#   linker reads differently once the symbol is local, and the program
-#   crashes. The MIPS archive keeps its internal names global (hidden).
-# - -fno-sanitize=all: clang would put a sanitizer build's runtime into
-#   the object, which the program's own link then defines a second time.
-# The tests and the benchmark, which reach inside, link $(LIBINT): the
-# objects as they are.
-LIBINT = obj/internal.a
-LOCALIZE = $(if $(filter mips%,$(HOST)),,--localize-hidden)
-
-obj/cpucycles.o: $(LIB_OBJ)
-	$(CC) $(CPUCYCLES_CFLAGS) $(CFLAGS) -nostdlib -fno-sanitize=all -r -o $@ $(LIB_OBJ)
-	$(OBJCOPY) --remove-section=.group $(LOCALIZE) $@
-
-ifeq ($(OS),macos)
-# zig 0.11 cannot link several Mach-O objects into one relocatable object:
-# the macOS archive holds the objects as they are (hidden symbols, which a
-# Mach-O static link still sees as globals).
-$(LIBA): $(LIB_OBJ)
-	@mkdir -p $(@D)
-	rm -f $@
-	$(AR) rcs $@ $(LIB_OBJ)
-else
-$(LIBA): obj/cpucycles.o
-	@mkdir -p $(@D)
-	rm -f $@
-	$(AR) rcs $@ obj/cpucycles.o
-endif
-
-$(LIBINT): $(LIB_OBJ)
-	rm -f $@
-	$(AR) rcs $@ $(LIB_OBJ)
+# The installed static library (libcpucycles.a) and the tests' archive
+# of internal objects (LIBINT).
+include $(SRC)/scripts-build/archive.mk
 
 $(LIBLINK): $(LIBSO)
 	ln -sf $(<F) $@
@@ -138,13 +101,19 @@ $(PKG)/lib/pkgconfig/cpucycles.pc: $(SRC)/scripts-build/cpucycles.pc.in config.m
 	  -e 's|@LIBDIR@|$(call under_prefix,$(LIBDIR))|g' \
 	  -e 's|@INCLUDEDIR@|$(call under_prefix,$(INCLUDEDIR))|g' $< > $@
 
-# The package's bin, lib, include and man go to configure's directories.
+# The package's bin, lib, include and man go to configure's directories;
+# uninstall takes the same files out of them again (the package tree says
+# which, so it is built first), leaving the directories.
+INSTALL_DIRS = "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(LIBDIR)" "$(DESTDIR)$(INCLUDEDIR)" "$(DESTDIR)$(MANDIR)"
+
 install: all
-	CPUCYCLES_STATIC=$(STATIC) CPUCYCLES_SHARED=$(SHARED) sh $(SRC)/scripts-build/install $(PKG) "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(LIBDIR)" \
-	  "$(DESTDIR)$(INCLUDEDIR)" "$(DESTDIR)$(MANDIR)"
+	CPUCYCLES_STATIC=$(STATIC) CPUCYCLES_SHARED=$(SHARED) sh $(SRC)/scripts-build/install $(PKG) $(INSTALL_DIRS)
+
+uninstall: all
+	CPUCYCLES_STATIC=$(STATIC) CPUCYCLES_SHARED=$(SHARED) sh $(SRC)/scripts-build/install -u $(PKG) $(INSTALL_DIRS)
 
 -include $(SRC)/test/build.mk
 -include $(SRC)/bench/build.mk
 -include obj/*.d
 
-.PHONY: all install
+.PHONY: all install uninstall

@@ -12,9 +12,15 @@ BUILD_LIBENV =
 # How a program asks for every symbol to be bound when it is loaded.
 BIND_AT_LOAD = -Wl,-z,now
 
-$(LIBSO): $(LIB_OBJ) config.mk
+# Only the API is exported (exports.map). -pthread: the library calls
+# pthread functions, which a C library may keep apart (glibc before 2.34
+# in libpthread; from 2.34 they are in libc, and the flag adds nothing).
+EXPORTS = $(SRC)/scripts-build/exports.map
+
+$(LIBSO): $(LIB_OBJ) $(EXPORTS) config.mk
 	@mkdir -p $(@D)
-	$(CC) $(CPUCYCLES_CFLAGS) $(CFLAGS) -shared -Wl,-z,now -Wl,-soname,libcpucycles.so.1 -o $@ $(LIB_OBJ) $(LDFLAGS)
+	$(CC) $(CPUCYCLES_CFLAGS) $(CFLAGS) -shared -pthread -Wl,-z,now -Wl,-soname,libcpucycles.so.1 \
+	  -Wl,--version-script=$(EXPORTS) -o $@ $(LIB_OBJ) $(LDFLAGS)
 
 # Needs nothing of the library: it only changes kernel settings.
 $(PKG)/bin/cpucycles-open: $(SRC)/command/cpucycles-open.c config.mk

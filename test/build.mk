@@ -4,11 +4,11 @@ TEST_BIN = test/bin/select test/bin/persecond test/bin/arith test/bin/chosen tes
            test/bin/tscrate test/bin/library-shared test/bin/library-static
 
 # Tests of what only Linux has, built only there: perf_event (perfpage,
-# perfclose, perfown, disturb), cpucycles-open (open), seccomp filters and mount namespaces
+# perfclose, perfown, disturb, perfabi), cpucycles-open (open), seccomp filters and mount namespaces
 # (hostile), pending signals held across the first call (pending).
 # test/macos lists each with its reason.
 LINUX_TESTS = test/bin/perfpage test/bin/perfclose test/bin/perfown test/bin/open test/bin/hostile \
-              test/bin/pending test/bin/disturb
+              test/bin/pending test/bin/disturb test/bin/perfabi
 TEST_BIN += $(if $(filter linux,$(OS)),$(LINUX_TESTS))
 
 # Robustness (issue 4): threads, signals, fork, hostile environments.

@@ -5,7 +5,6 @@
    that granted it, or hand new threads a counter in another state; none
    of that may freeze the counter or make a thread's readings go back. */
 #define _GNU_SOURCE
-#include <linux/perf_event.h>
 #include <pthread.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -15,6 +14,7 @@
 #include <cpucycles.h>
 #include "check.h"
 #include "forkable.h"
+#include "perfabi.h"
 
 #define EVENTS 6
 #define THREADS 4
@@ -66,17 +66,17 @@ static void judge(const struct watch *w, const char *what)
    the hardware event is not available. */
 static int open_cycles(int pinned)
 {
-  struct perf_event_attr a;
+  struct perfabi_attr a;
 
   memset(&a, 0, sizeof a);
-  a.type = PERF_TYPE_HARDWARE;
+  a.type = PERFABI_TYPE_HARDWARE;
   a.size = sizeof a;
-  a.config = PERF_COUNT_HW_CPU_CYCLES;
+  a.config = PERFABI_COUNT_HW_CPU_CYCLES;
   a.exclude_kernel = 1;
   a.exclude_hv = 1;
   a.inherit = 1;
   a.pinned = (unsigned)pinned;
-  return (int)syscall(__NR_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  return (int)syscall(__NR_perf_event_open, &a, 0, -1, -1, PERFABI_FLAG_FD_CLOEXEC);
 }
 
 static void *thread_main(void *arg)

@@ -4,8 +4,9 @@ Installs into a temporary DESTDIR, then checks what a user relies on: the
 files are in the directories configure was given, cpucycles.pc names them
 and this version, a program built with nothing but `pkg-config --cflags
 --libs cpucycles` compiles, links and runs against the installed library,
-so do CMake and Meson projects (consumers.py), and man finds the installed
-man pages, which render without warnings.
+so do CMake and Meson projects (consumers.py), one linked statically with
+the `--static` flags runs, man finds the installed man pages, which render
+without warnings, and make uninstall takes out exactly what was put.
 """
 import os
 import shlex
@@ -52,6 +53,7 @@ def check(cfg, prefix, build, result, skip):
         env = {k: v for k, v in os.environ.items() if k not in ('MAKEFLAGS', 'MFLAGS', 'MAKELEVEL')}
         code, out, err = run(['make', '-s', 'install', 'DESTDIR=' + destdir], env=env, cwd=build)
         result(code == 0, 'make install DESTDIR=... succeeds (%s)' % err.strip()[-200:])
+        ours = files_under(destdir)
         shared = SHARED.get(cfg.get('OS', 'linux'), SHARED['linux'])
         libs = {'STATIC': [('LIBDIR', 'libcpucycles.a')],
                 'SHARED': [('LIBDIR', shared[0]), ('LIBDIR', shared[1])]}
@@ -83,6 +85,43 @@ def check(cfg, prefix, build, result, skip):
                         for f in sorted(os.listdir(d))], result, skip)
         man_finds(mandir, cfg.get('OS', 'linux'), result, skip)
         pkgconfig(cfg, prefix, destdir, result, skip)
+        uninstall(cfg, build, destdir, env, ours, result)
+
+
+def files_under(root):
+    """Every file and link below root, as paths relative to it."""
+    found = set()
+    for top, dirs, files in os.walk(root):
+        for name in files + [d for d in dirs if os.path.islink(os.path.join(top, d))]:
+            found.add(os.path.relpath(os.path.join(top, name), root))
+    return found
+
+
+def plant_foreign(cfg, destdir):
+    """Files of another package in the directories make install writes
+    to, which make uninstall must leave alone."""
+    planted = []
+    for var, name in (('LIBDIR', 'libother.so.1'), ('LIBDIR', 'pkgconfig/other.pc'),
+                      ('INCLUDEDIR', 'other.h'), ('BINDIR', 'other'), ('MANDIR', 'man3/other.3')):
+        path = destdir + os.path.join(cfg[var], name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, 'w') as f:
+            f.write('not cpucycles\n')
+        planted.append(os.path.relpath(path, destdir))
+    return planted
+
+
+def uninstall(cfg, build, destdir, env, ours, result):
+    """make uninstall takes out every file and link make install put, and
+    nothing else (the directories may stay: other packages share them)."""
+    foreign = plant_foreign(cfg, destdir)
+    code, out, err = run(['make', '-s', 'uninstall', 'DESTDIR=' + destdir], env=env, cwd=build)
+    result(code == 0, 'make uninstall DESTDIR=... succeeds (%s)' % err.strip()[-200:])
+    left = files_under(destdir)
+    result(ours and not (ours & left), 'make uninstall removes all %d files make install put (left: %s)'
+           % (len(ours), sorted(ours & left)))
+    result(all(f in left for f in foreign), 'make uninstall leaves the other files in those '
+           'directories (gone: %s)' % sorted(set(foreign) - left))
 
 
 def pc_variables(path):
@@ -139,6 +178,12 @@ def pkgconfig(cfg, prefix, destdir, result, skip):
              'library: configure was told --disable-shared')
     elif code == 0:
         build_with_flags(cfg, prefix, destdir, flags, result)
+    code, static, err = run(['pkg-config', '--cflags', '--static', '--libs', 'cpucycles'], env=env)
+    result(code == 0 and '-pthread' in static.split(),
+           'pkg-config --static --libs cpucycles adds what the archive\'s pthread calls need (%r)'
+           % (static.strip() or err.strip()))
+    if code == 0:
+        build_static(cfg, prefix, destdir, static, result, skip)
     consumers.check(cfg, prefix, destdir, env, PROGRAM, result, skip)
 
 
@@ -172,3 +217,29 @@ def build_with_flags(cfg, prefix, destdir, flags, result):
     code, out, err = run(prefix + [binary], env=env)
     result(code == 0 and out.split()[:1] == [version],
            'the program runs against the installed library (%r)' % (out.strip() or err.strip()))
+
+
+def build_static(cfg, prefix, destdir, flags, result, skip):
+    """A program linked with the installed archive and the --static flags,
+    as a static build of a user's program links it."""
+    if cfg.get('OS') == 'macos':
+        skip('a program links libcpucycles.a with pkg-config --static: the macOS linker has no -l:FILE')
+        return
+    source = os.path.join(destdir, 'user-static.c')
+    binary = os.path.join(destdir, 'user-static')
+    with open(source, 'w') as f:
+        f.write(PROGRAM)
+    words = ['-l:libcpucycles.a' if w == '-lcpucycles' else w for w in shlex.split(flags)]
+    cc = shlex.split(cfg['CC']) + shlex.split(cfg.get('CPPFLAGS', '')) + shlex.split(cfg.get('CFLAGS', ''))
+    code, out, err = run(cc + [source, '-o', binary] + words + shlex.split(cfg.get('LDFLAGS', '')))
+    result(code == 0, 'a program links libcpucycles.a with the pkg-config --static flags (%s)'
+           % err.strip()[-300:])
+    if code != 0:
+        return
+    code, out, err = run([cfg['NM'][:-2] + 'readelf', '-d', binary])
+    result(code == 0 and 'libcpucycles' not in out, 'that program needs no libcpucycles.so')
+    code, out, err = run(prefix + [binary])
+    with open(os.path.join(cfg['SRC'], 'version')) as f:
+        version = f.read().strip()
+    result(code == 0 and out.split()[:1] == [version],
+           'that program runs (%r)' % (out.strip() or err.strip()))

@@ -40,7 +40,7 @@ static unsigned long long hw_read(unsigned int n, void *arg)
 }
 
 static struct cpucycles_perf_owner owner = {
-  PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 0, CPUCYCLES_PERF_MAP, mine, hw_read, 32
+  PERFABI_TYPE_SOFTWARE, PERFABI_COUNT_SW_TASK_CLOCK, 0, CPUCYCLES_PERF_MAP, mine, hw_read, 32
 };
 
 static long long count(void) { return cpucycles_perf_own_count(&owner); }
@@ -203,8 +203,8 @@ static void cannot_open(void)
 
 static void page(void)
 {
-  static struct perf_event_mmap_page pg;
-  volatile struct perf_event_mmap_page *real;
+  static struct perfabi_page pg;
+  volatile struct perfabi_page *real;
   long long c;
 
   CHECK(cpucycles_perf_own_open(&owner) == 0 && own.perf.n == 1, "opened afresh");

@@ -18,7 +18,7 @@ struct pmu {
   unsigned int last;
   int reads;
   int moves;
-  struct perf_event_mmap_page *page;
+  struct perfabi_page *page;
   long long new_offset;
 };
 
@@ -36,7 +36,7 @@ static unsigned long long read_counter(unsigned int n, void *arg)
   return pmu->value[n & 7];
 }
 
-static void page_init(struct perf_event_mmap_page *pg, unsigned int index, long long offset,
+static void page_init(struct perfabi_page *pg, unsigned int index, long long offset,
                       unsigned int width)
 {
   memset(pg, 0, sizeof *pg);
@@ -49,7 +49,7 @@ static void page_init(struct perf_event_mmap_page *pg, unsigned int index, long 
 
 static void single(void)
 {
-  struct perf_event_mmap_page pg;
+  struct perfabi_page pg;
   struct pmu pmu;
   long long c = -1;
 

@@ -1,0 +1,82 @@
+# archive.mk: the static libraries of one host (see build.mk, which
+# includes this file): the installed libcpucycles.a, which defines no
+# global symbol but the API, and obj/internal.a for the tests and the
+# benchmark, which reach inside.
+
+LIBINT = obj/internal.a
+
+$(LIBINT): $(LIB_OBJ)
+	rm -f $@
+	$(AR) rc $@ $(LIB_OBJ)
+	$(RANLIB) $@
+
+ifeq ($(OS),macos)
+# zig 0.11 cannot link several Mach-O objects into one relocatable object:
+# the macOS archive holds the objects as they are (hidden symbols, which a
+# Mach-O static link still sees as globals).
+$(LIBA): $(LIB_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rc $@ $(LIB_OBJ)
+	$(RANLIB) $@
+else
+# Elsewhere the archive holds one object, a partial link of the library in
+# which every hidden (internal) symbol is made local: a program linking it
+# statically sees the API and nothing else to collide with.
+#
+# Its objects are compiled apart (obj/static), as machine code whatever
+# the user's flags ask for:
+# - -fno-lto: link-time optimization leaves compiler bytecode in an
+#   object. A partial link of bytecode is an LTO link, where gcc 12 and
+#   14 crash on fat objects (-ffat-lto-objects, Debian's optimize=+lto);
+#   and symbols of slim bytecode cannot be made local at all, since their
+#   code does not exist until the program's own link. Machine code links
+#   and localizes under any of them, and a program built with -flto
+#   links it like any other object.
+# - -fno-sanitize=all: an instrumented object brings the sanitizer's own
+#   symbols (clang's ___asan_globals_registered, the __odr_asan indicators),
+#   which stay global, and clang would put the sanitizer's runtime into the
+#   partial link, which a sanitized program then defines a second time.
+#   The tests check the library sanitized through obj/internal.a and the
+#   shared library; a sanitized program links this archive as it is.
+# After the link:
+# - The COMDAT groups go first (the compiler's PIC helpers, such as x86's
+#   __x86.get_pc_thunk.bx): a program with its own copy of such a group
+#   would otherwise discard ours, leaving our now-local references to a
+#   section that is gone.
+# - Not on MIPS: there a function's prologue computes $gp with a
+#   GP-relative relocation against the function's own symbol, which the
+#   linker reads differently once the symbol is local, and the program
+#   crashes. The MIPS archive keeps its internal names global (hidden).
+# The partial link takes CFLAGS (they may choose the ABI, as -m32 does)
+# but not LDFLAGS, which are for programs and libraries: -pie, say, is
+# refused beside -r.
+STATIC_FLAGS = -fno-lto -fno-sanitize=all
+STATIC_COMPILE = $(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(STATIC_FLAGS) $(INC) $(DEPFLAGS)
+STATIC_OBJ = $(CORE:%=obj/static/%.o) obj/static/options.o $(COUNTERS:%=obj/static/counter-%.o)
+LOCALIZE = $(if $(filter mips%,$(HOST)),,--localize-hidden)
+
+obj/static/%.o: $(SRC)/cpucycles/%.c config.mk
+	@mkdir -p $(@D)
+	$(STATIC_COMPILE) -DCPUCYCLES_VERSION='"$(VERSION)"' -c $< -o $@
+
+obj/static/options.o: options.c config.mk
+	@mkdir -p $(@D)
+	$(STATIC_COMPILE) -c $< -o $@
+
+obj/static/counter-%.o: $(SRC)/cpucycles/%.c config.mk
+	@mkdir -p $(@D)
+	$(STATIC_COMPILE) -DCOUNTER=cpucycles_counter_$(subst -,_,$*) -c $< -o $@
+
+obj/cpucycles.o: $(STATIC_OBJ)
+	$(CC) $(CPUCYCLES_CFLAGS) $(CFLAGS) $(STATIC_FLAGS) -nostdlib -r -o $@ $(STATIC_OBJ)
+	$(OBJCOPY) --remove-section=.group $(LOCALIZE) $@
+
+$(LIBA): obj/cpucycles.o
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rc $@ obj/cpucycles.o
+	$(RANLIB) $@
+
+-include obj/static/*.d
+endif
