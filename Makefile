@@ -22,7 +22,7 @@ install uninstall: build/0/config.mk
 
 # libcpucycles-VERSION.tar.gz here, from the files git tracks (see the script).
 dist:
-	python3 scripts-build/dist .
+	python3 $(SRC)/scripts-build/dist .
 
 # Robustness (issue 4): sanitizers and fuzzing, in their own build dirs.
 test-sanitize:

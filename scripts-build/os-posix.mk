@@ -11,7 +11,11 @@ BUILD_RPATH = -Wl,-rpath,$(CURDIR)/$(PKG)/lib
 BUILD_LIBENV =
 BIND_AT_LOAD = -Wl,-z,now
 
-$(LIBSO): $(LIB_OBJ) config.mk
+# Only the API is exported (exports.map, which the BSDs' linkers read as
+# GNU ld does); -pthread for the library's pthread calls.
+EXPORTS = $(SRC)/scripts-build/exports.map
+
+$(LIBSO): $(LIB_OBJ) $(EXPORTS) config.mk
 	@mkdir -p $(@D)
-	$(CC) $(CPUCYCLES_CFLAGS) $(CFLAGS) -shared -Wl,-soname,libcpucycles.so.1 -o $@ $(LIB_OBJ) \
-	  $(LDFLAGS)
+	$(CC) $(CPUCYCLES_CFLAGS) $(CFLAGS) -shared -pthread -Wl,-soname,libcpucycles.so.1 \
+	  -Wl,--version-script=$(EXPORTS) -o $@ $(LIB_OBJ) $(LDFLAGS)
