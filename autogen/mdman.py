@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 """mdman.py: a man page in roff from the small markdown of doc/man-src.
 
 Why not pandoc: its man writer changes between releases (2.17 and 3.1

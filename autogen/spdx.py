@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 """autogen/spdx.py [--check] [--root DIR] [FILE...]: the SPDX line of every
 source file.
 
@@ -46,6 +47,9 @@ SYNTAX = [
 
 # How far from the top the line may stand and still count.
 TOP = 5
+
+# An SPDX line: a comment start, the key, the expression, the comment end.
+LINE = re.compile(r'\s*(?:#|/\*|<!--|\.\\"|//)\s*' + KEY + r'(.*?)\s*(?:\*/|-->)?\s*$')
 
 
 def identifier(root):
@@ -116,11 +120,11 @@ def examine(root, rel, expression):
     except UnicodeDecodeError:
         return 'not UTF-8 text', None
     head = text.split('\n', TOP)[:TOP]
-    found = [l for l in head if KEY in l]
+    # the line itself, in a comment; not a sentence that mentions it
+    found = [m.group(1) for m in (LINE.match(l) for l in head) if m]
     if found:
-        got = found[0].split(KEY, 1)[1]
-        if got.strip().rstrip('*/->').strip() != expression:
-            return 'states another license: %s' % got.strip(), text
+        if found[0] != expression:
+            return 'states another license: %s' % found[0], text
         return None, text
     if syntax(rel, head[0]) is None:
         return 'no comment syntax known for this kind of file (add one to SYNTAX in ' \

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 """license.py: the license is stated, and every source file carries it.
 
 LICENSE names an SPDX expression and holds the full text of each license
@@ -76,6 +77,12 @@ def check(src, result, skip):
         spdx(src, ['--root', tmp])
         result(read(os.path.join(tmp, 'new.c')) == c and read(os.path.join(tmp, 'tool')) == t,
                'spdx.py run again changes nothing')
+        with open(os.path.join(tmp, 'other.py'), 'w') as f:
+            f.write('# %sGPL-2.0-only\n' % key)
+        code, out = spdx(src, ['--check', '--root', tmp])
+        result(code != 0 and 'other.py: states another license' in out,
+               'spdx.py --check fails on a file that states another license (%s)' % said(out))
+        os.remove(os.path.join(tmp, 'other.py'))
         with open(os.path.join(tmp, 'data.xyz'), 'w') as f:
             f.write('1 2 3\n')
         code, out = spdx(src, ['--root', tmp])

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 """manpages.py: a man page renders without a warning from any formatter.
 
 Shared by test/run (the installed pages) and autogen/check (the committed
