@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 # Everything happens in build/0, the host configure chose last.
 # `make` configures for this machine first when nobody has. An out-of-tree
 # build's Makefile (written by configure) includes this one: build/ is

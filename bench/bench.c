@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* bench.c: what a reading costs, counter by counter, and what the first
    call costs in a fresh process.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 # bench/build.mk: `make bench`, included by scripts-build/build.mk. The
 # benchmark links the archive that keeps the internal symbols ($(LIBINT))
 # to reach the table of counters; the first-call program links the shared

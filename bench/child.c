@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* child.c: fork, exec, capture, and never wait forever. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>

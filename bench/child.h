@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* child.h: running a program and capturing what it prints. */
 #ifndef BENCH_CHILD_H
 #define BENCH_CHILD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* first.c: the first cpucycles() of a fresh process, timed from inside
    with CLOCK_MONOTONIC, and with the thread's CPU-time clock, which leaves
    out the time other processes had the core (on a busy machine, most of

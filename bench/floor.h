@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* floor.h: the cheapest possible read of the instruction the library's
    counter uses on this architecture, inlined: what cpucycles() is compared
    against. BENCH_FLOOR names the instruction. Only x86 has one: elsewhere

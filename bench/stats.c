@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* stats.c: medians and quartiles of benchmark samples. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* stats.h: the summary the benchmark reports for a set of samples. */
 #ifndef BENCH_STATS_H
 #define BENCH_STATS_H

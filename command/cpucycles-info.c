@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* cpucycles-info: what the library chose on this machine, and how it
    behaves: the selection trace, the cycles-per-second estimate, the spread
    of back-to-back readings, cycles per second as observed against the OS

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* cpucycles-open: as root, make Linux let user programs reach the better
    cycle counters, until the next reboot. Each setting only ever opens
    access further; a file that is missing is a kernel without that knob. */

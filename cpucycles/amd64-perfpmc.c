@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* amd64-perfpmc: the count of a perf_event cycle event, read in user mode:
    the event's mapped page names the hardware counter holding it and the
    offset to add, and RDPMC reads that counter. Needs 64-bit x86 (Intel or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* amd64-perfpmcff: Intel's fixed-function core-cycle counter through
    RDPMC, made readable by a perf_event cycle event. Needs 64-bit Intel with
    architectural performance monitoring version 2+, Linux perf_event with

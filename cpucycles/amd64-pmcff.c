@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* amd64-pmcff: Intel's fixed-function core-cycle counter through RDPMC,
    without perf_event. Needs 64-bit Intel with architectural performance
    monitoring version 2+, an OS that already lets every process use RDPMC

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* amd64-tsc: the time-stamp counter through the compiler's __rdtsc().
    Needs 64-bit x86 with RDTSC allowed to user code (the default). On
    current CPUs it ticks at a fixed rate off the core: cycles only while

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* amd64-tscasm: the time-stamp counter through inline RDTSC, for compilers
    whose __rdtsc() is missing or slow. Off-core, like amd64-tsc. */
 #if !defined(__x86_64__)

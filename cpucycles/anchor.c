@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* anchor.c: one recent moment of a 32-bit counter's extension, shared by
    every thread without a lock on the reading side.
 

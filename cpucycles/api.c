@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* api.c: the public functions and the once-only selection behind them. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* arm32-1176: the ARM1176's cycle counter (CCNT) through coprocessor 15,
    c15/c12/1, as on the first Raspberry Pi. Needs an ARM1176 and user
    access to its counter, which Linux leaves off (a kernel module turns it

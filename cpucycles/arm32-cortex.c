@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* arm32-cortex: the ARMv7-A cycle counter (PMCCNTR) through coprocessor
    15, c9/c13/0. Needs 32-bit ARM and user access to the PMU (PMUSERENR,
    off by default in Linux; a kernel module turns it on); without it the

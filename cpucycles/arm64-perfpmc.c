@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* arm64-perfpmc: the count of a perf_event cycle event, read in user mode
    with the cycle counter PMCCNTR_EL0 and the event's mapped page. Needs
    64-bit ARMv8 and Linux 5.17+ with /proc/sys/kernel/perf_user_access set

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* arm64-pmc: the core's cycle counter, PMCCNTR_EL0, read with MRS.
    Needs 64-bit ARMv8-A and a kernel that lets user code read the PMU
    (PMUSERENR_EL0, off by default in Linux; a kernel module turns it on).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* arm64-vct: the generic timer's virtual count, CNTVCT_EL0, scaled to
    cycles. Needs 64-bit ARMv8-A; Linux lets user code read it. It ticks
    off the core, commonly at 24 MHz (1 GHz from ARMv8.6 on); CNTFRQ_EL0

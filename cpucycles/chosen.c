@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* chosen.c: the read cpucycles points at, wrapped only when it must be. */
 #include "internal.h"
 

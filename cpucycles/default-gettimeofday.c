@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* default-gettimeofday: microseconds of the wall clock, scaled to cycles.
    Present everywhere, coarse everywhere, and it jumps when the clock is
    set; the selection takes it only when nothing finer works. */

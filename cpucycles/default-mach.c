@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* default-mach: mach_absolute_time() on macOS and other Mach systems,
    usually a 24 MHz off-core clock; mach_timebase_info gives its rate. */
 #if !(defined(__APPLE__) && defined(__MACH__))

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* default-monotonic: CLOCK_MONOTONIC in nanoseconds, scaled to cycles.
    Needs clock_gettime (old glibc: -lrt in the caller). Through the vDSO it
    can be nearly as fine as a cycle counter; through a system call, far

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* default-perfevent: the kernel's count of this thread's CPU cycles, read
    through perf_event descriptors. Needs Linux perf_event with a hardware
    cycle event (a PMU the kernel can use, perf_event_paranoid allowing it).

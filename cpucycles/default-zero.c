@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* default-zero: always 0, what cpucycles() returns when nothing else
    works, because failing is worse. A counter that never moves can never
    pass the selection's test, so its setup says so at once instead of

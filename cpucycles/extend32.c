@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* extend32.c: 64-bit counts from a counter that keeps only 32 bits. */
 #include "internal.h"
 

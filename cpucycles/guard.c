@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* guard.c: survive the faults that probing a counter can raise, and only
    those. The handlers are process-wide while the guard is up, so every
    signal that is not the probing thread's own fault is passed on exactly

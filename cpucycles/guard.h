@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* guard.h: the signal guard, for the files that probe counters. Needs
    _POSIX_C_SOURCE for sigjmp_buf. */
 #ifndef CPUCYCLES_GUARD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /*
  * internal.h: what the library's own files share. Nothing here is exported:
  * the build hides every symbol but the public API, and every name carries

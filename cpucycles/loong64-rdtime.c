@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* loong64-rdtime: the LoongArch stable counter through RDTIME.D, scaled
    to cycles. Readable from user code. It ticks at a constant rate off the
    core; the rate is measured against the OS clock. Compiled but untested:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* mips64-cc: the MIPS cycle counter, hardware register 2 (CC) through
    RDHWR, times hardware register 3 (CCRes, how many cycles one count
    stands for). Needs 64-bit MIPS Release 2 with the kernel allowing user

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* os-linux.c: what Linux reports, through /sys and /proc (see os.h). The
    perf_event pieces live in perf.c, also compiled only for Linux. */
 #ifndef __linux__

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* os-macos.c: what macOS reports, through sysctl (see os.h). */
 #if !(defined(__APPLE__) && defined(__MACH__))
 #error "os-macos.c is for macOS"

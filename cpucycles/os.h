@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /*
  * os.h: what the library asks of the operating system beyond POSIX. Each
  * OS answers in its own file, os-<name>.c (os-linux.c, os-macos.c), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* osclock.c: the OS clock the selection measures other clocks against. */
 #define _POSIX_C_SOURCE 200809L
 #include <time.h>

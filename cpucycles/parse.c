@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /*
  * parse.c: the text formats that carry a cycles-per-second figure. Each
  * parser is a pure function of the bytes it is given, accepts only the

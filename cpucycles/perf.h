@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /*
  * perf.h: Linux perf_event cycle events for the counters that use one
  * (perf.c). A counter either reads the event through its descriptor or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /*
  * perfpage.h: the count of a perf event from its mapped page and a user-
  * mode read of the hardware counter the page names. A pure function of the

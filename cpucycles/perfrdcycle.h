@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* perfrdcycle.h: the body of riscv64-perfrdcycle and riscv32-perfrdcycle,
    which differ only in the width rdcycle.h reads. Linux 6.6+ (with its
    default /proc/sys/kernel/perf_user_access 1) lets user mode read a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* persecond.c: the chain of sources for the cycles-per-second estimate. */
 #include <string.h>
 #include "internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* ppc32-mftb: the 64-bit PowerPC time base on 32-bit PowerPC, MFTBU for
    the upper half and MFTB for the lower, scaled to cycles. Always
    readable from user code; off the core, at the rate /proc/cpuinfo

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* ppc64-mftb: the 64-bit PowerPC time base through MFTB, scaled to
    cycles. Always readable from user code. It ticks off the core (512 MHz
    on POWER9, often tens of MHz on smaller chips); the rate comes from

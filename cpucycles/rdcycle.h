@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* rdcycle.h: the RISC-V cycle CSR as a 64-bit count, for the counters
    that read it directly and those that read it after perf_event made it
    readable. */

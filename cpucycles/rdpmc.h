@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /*
  * rdpmc.h: RDPMC and the CPUID check for Intel's fixed-function cycle
  * counter, for the amd64 counters that read performance counters.

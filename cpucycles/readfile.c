@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* readfile.c: reading the small files behind the cycles-per-second
    estimate (/etc/cpucyclespersecond everywhere, more on some OSes)
    without trusting what sits at their paths. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* riscv32-rdcycle: the 64-bit cycle CSR on 32-bit RISC-V, RDCYCLEH for
    the high half and RDCYCLE for the low. Needs a kernel that lets user
    code read the counter (Linux 6.6 and later refuse by default: SIGILL,

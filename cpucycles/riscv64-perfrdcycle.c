@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* riscv64-perfrdcycle: the cycle CSR through rdcycle, made readable by a
    mapped perf_event cycle event. Needs 64-bit RISC-V and Linux 6.6+, whose
    default (/proc/sys/kernel/perf_user_access 1) lets user mode read only

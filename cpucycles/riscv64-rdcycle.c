@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* riscv64-rdcycle: the cycle CSR through RDCYCLE. Needs 64-bit RISC-V
    and a kernel that lets user code read the counter (Linux 6.6 and later
    refuse by default: the read raises SIGILL and the selection drops it). */

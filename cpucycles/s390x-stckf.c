@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* s390x-stckf: the z/Architecture TOD clock through STORE CLOCK FAST,
    scaled to cycles. Needs the store-clock-fast facility (z9 and later);
    readable from user code. Bit 51 of the clock ticks once a microsecond,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* scale.c: fixed-point scaling of tick counts to cycles. */
 #include "internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* select.c: measure each compiled counter and pick the best. */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>

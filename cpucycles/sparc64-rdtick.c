@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* sparc64-rdtick: the SPARC V9 TICK register through RD %tick, a cycle
    counter of the core. Needs 64-bit SPARC with the register's
    non-privileged-trap bit clear (Linux leaves it clear); otherwise the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* timebase.h: the rate of the PowerPC time base, shared by ppc32-mftb and
    ppc64-mftb. Linux states it in /proc/cpuinfo ("timebase", read by
    os-linux.c); where the line is missing (emulators show the host's file) the selection measures

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* tscrate.c: the time-stamp counter's rate as CPUID states it, for the
    cycles-per-second estimate. The arithmetic is a pure function of the
    register values so tests can feed it those of known CPUs; gathering

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* x86-tsc: amd64-tsc for 32-bit x86: __rdtsc() from the compiler. */
 #if !defined(__i386__)
 #error "x86-tsc is for 32-bit x86"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* x86-tscasm: inline RDTSC on 32-bit x86, where the "A" constraint names
    the edx:eax pair that RDTSC fills. */
 #if !defined(__i386__)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /*
  * cpucycles.h: the public interface of libcpucycles.
  * Link with -lcpucycles. The declarations match the libcpucycles API and ABI,

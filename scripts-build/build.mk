@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 # build.mk: the build of one host, included by build/<host>/Makefile after
 # the config.mk that configure wrote. Run from build/<host>.
 

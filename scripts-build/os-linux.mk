@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 # os-linux.mk: the Linux pieces of the build (see build.mk): /sys, /proc
 # and perf_event in the library, an ELF shared library bound at load time,
 # and cpucycles-open, which changes Linux kernel settings.

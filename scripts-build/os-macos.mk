@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 # os-macos.mk: the macOS pieces of the build (see build.mk): sysctl in the
 # library and a Mach-O dynamic library. No cpucycles-open: the kernel
 # settings it changes are Linux's.

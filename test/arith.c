@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* arith.c: the fixed-point scaling and the 32-bit extension, as pure
    functions of their inputs. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* barrier.h: the start line of a test's racing threads, used once per
    process. POSIX barriers are an option macOS does not implement, so a
    mutex and a condition variable stand in: the last thread to arrive

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 # test/build.mk: the test programs of one host, included by build.mk.
 
 TEST_BIN = test/bin/select test/bin/persecond test/bin/arith test/bin/chosen test/bin/lazy \

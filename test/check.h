@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* check.h: one line per assertion, "ok ..." or "FAIL ...", counted by
    test/run, or "skip ..." for one that could not run. A program that dies
    mid-way is counted as a failure there. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* chosen.c: the read the library hands out for a 32-bit counter, through
    the same wrapper real counters get (arm32-cortex, mips64-cc), on every
    host the suite runs on. No emulator offers a working 32-bit counter, so

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 """configure.py: ./configure as a packager and a user with a typo meet it.
 
 Runs configure in a scratch copy of the files it reads, so that nothing it

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 """consumers.py: CMake and Meson projects built against the staged install.
 
 What a user of either build system writes to find the library through its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* disturb.c: after the first call, the published counter keeps counting
    while the program does what programs do next: open more cycle events
    (its own profiling, or another perf user's), start threads, fork. A

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* fds.h: which descriptors are open, found with fcntl rather than
    /proc/self/fd so it works where /proc is missing. */
 #ifndef FDS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* fork.c: descriptors across the first call, and a child's readings after
    its parent selected. */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* forkable.h: whether fork() works where the tests run. Under qemu-i386
    7.2 on a kernel without 32-bit support the child of even a trivial fork
    spins forever, so the tests built on fork ask first and report

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* forkmid.c: a child forked by another thread while the selection has its
    signal guard up ends with exactly the dispositions the program had, and
    the forking thread's mask; the kernel copies the guard's handlers into

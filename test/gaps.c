@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* gaps.c: the 32-bit extension the library hands out (cpucycles_chosen,
    the real wrapper) on synthetic counters at 24 MHz, 200 MHz and 3 GHz,
    while the cycles-per-second estimate says 2399987654: read by threads

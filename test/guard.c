@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* guard.c: while the selection probes a counter, a fault in another thread
    reaches the handler the program installed (or kills it as the default
    would), and afterwards every disposition and the mask are as found. The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* hostile.c: the real library's first call where the system refuses or
    lies. perf_event_open and open are denied with each errno a kernel or
    sandbox gives (a seccomp filter, no privilege needed); then, as root, a

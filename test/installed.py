@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 """installed.py: the library as a user gets it from `make install`.
 
 Installs into a temporary DESTDIR, then checks what a user relies on: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* latethreads.c: threads started long after the first call agree with
    their creator. Through the public API only, on whatever counter the
    library picks here: this is the check that a 32-bit counter's extension

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* lazy.c: the estimate of cycles per second is read only when something
    needs it. A first call of cpucycles() whose winner is an unscaled cycle
    counter leaves it unread; cpucycles_persecond() must then still give

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* library.c: the built library through its public header only; built
    twice, linked against the shared and the static library. */
 #include <stdio.h>

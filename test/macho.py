@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 """macho.py: the checks of a built macOS package, shared by test/run on a
 Mac (tools nm and otool) and test/macos on Linux (llvm-nm, llvm-otool).
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* once.c: the first call under contention. This program brings its own
    table of counters (its cpucycles_options replaces the generated one when
    linked with the static library), so it can count how often selection

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* open.c: cpucycles-open against fake trees: values lowered, never
    raised, missing files passed over and not created, one output line per
    change, symlinks and garbage left alone, bad arguments refused, and

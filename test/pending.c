@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* pending.c: a fault signal that the program blocked and left pending
    before its first call is still pending and blocked after it, whatever
    its disposition, and arrives later with the siginfo it was sent with.

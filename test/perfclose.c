@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* perfclose.c: every perf counter compiled here gives back what it took.
    Where perf_event cannot give a cycle event (this development VM has no
    PMU) setup must fail with nothing left open; where it can, release must

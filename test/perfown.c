@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* perfown.c: each thread's own perf events (perf.c), the way
    default-perfevent, arm64-perfpmc and riscv64-perfrdcycle count. A
    software event (the task clock, which counts a thread's running time and

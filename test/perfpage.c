@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* perfpage.c: the perf page arithmetic against simulated pages: index,
    offset, sign extension by pmc_width, retrying while the lock moves,
    index 0 sending the read to the descriptor, and a reader of one counter

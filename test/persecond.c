@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* persecond.c: every source of the cycles-per-second estimate, with valid
    and malformed text, and the order in which the sources are tried. */
 #define _POSIX_C_SOURCE 200809L

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* select.c: the selection against synthetic counters whose behaviour is
    known exactly: faulting, decreasing, frozen, wrapping, slow, and of a
    rate that fits no crystal. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* sigcmp.h: whether two signal masks, or two dispositions, are the same
    as far as a program can tell. */
 #ifndef SIGCMP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* stack.c: how much stack a first call takes, and that it fits in a signal
    handler on an alternate stack of SIGSTKSZ bytes, 8 KiB at least (8 KiB
    on x86-64, where the kernel's frame alone takes about 3 KiB; 16 KiB on

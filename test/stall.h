@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* stall.h: hold one thread at a known point while another acts, without
    locks the code under test could notice: a flag raised by one side and
    awaited, with a deadline, by the other. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* threads.c: the real library's first call made by many threads at once,
    released together by a barrier, in a fresh process each time. Selection
    runs once per process if the trace shows each counter tried once. */

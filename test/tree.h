@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* tree.h: fake file trees under a private temporary root, for tests of
    code that takes a root prefix. Needs _POSIX_C_SOURCE 200809L. */
 #ifndef TREE_H

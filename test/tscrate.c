@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* tscrate.c: the TSC rate from CPUID register values. The Intel values are
    those public CPUID dumps show for the named CPUs; the AMD one is this
    development VM's. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* cpuinfo.c: a whole /proc/cpuinfo text: the answer is the first line's
    that has one, as the line parser sees each line. */
 #include <string.h>

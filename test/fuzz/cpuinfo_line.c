@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* cpuinfo_line.c: one /proc/cpuinfo line. Besides the range, a rate only
    ever comes from a line that names one of the known keys before its
    first colon. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* fuzz.h: what every fuzz target checks besides not crashing. A broken
    property aborts, which libFuzzer reports as a crash with its input. */
 #ifndef FUZZ_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 # fuzz.mk: libFuzzer targets for every parser of text (make fuzz, from the
 # top directory). Each target runs FUZZ_SECONDS from the committed seed
 # corpus; new inputs go to build/fuzz/corpus/, never into the source tree.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* hz.c: cpucycles_parse_hz and cpucycles_parse_khz against a second,
    deliberately plain reading of the same grammar: optional white space,
    decimal digits, optional white space, nothing else. */

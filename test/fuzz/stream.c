@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* stream.c: the streaming /proc/cpuinfo reader. The first byte picks how
    the text is cut into pieces (as a kernel may hand it out); the answer
    must not depend on the cutting, and while no line is longer than the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 """client.py: run one program in a booted guest, as if it ran here.
 
   client.py --socket PATH [--user NAME] [--timeout SECONDS] PROGRAM [ARGS...]

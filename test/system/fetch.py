@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 """fetch.py: a guest's kernel and busybox, from Debian's archive.
 
 The packages are foreign-architecture .debs, so they are downloaded with a

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 """guest.py: boot one guest and run commands in it.
 
 A Guest is qemu-system with the serial console on a pipe, speaking to the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 """initramfs.py: the guest's root file system, as a newc cpio archive.
 
 It holds busybox, the agent (test/system/init), the target's C library

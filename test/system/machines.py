@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 """machines.py: the guests of `make test-system`, one row each.
 
 Adding an architecture is adding a row: which Debian release and
