@@ -43,7 +43,15 @@ SYNTAX = [
     (r'compilers/[^/]+', '# ', ''),
     (r'cpucycles/options', '# ', ''),
     (r'\.ci/[^/]+', '# ', ''),
+    (r'.*\.map', '/* ', ' */'),
 ]
+
+# Without git, what the project's own tree holds: these top-level files
+# and directories. Whatever else a packager or a build adds beside them
+# (debian/, quilt's .pc/, stamp files, a release tarball) is not ours.
+TOP_FILES = ['Makefile', 'configure', '.gitignore', 'LICENSE', 'README.md', 'version']
+TOP_DIRS = ['.ci', 'autogen', 'bench', 'command', 'compilers', 'cpucycles', 'doc', 'include',
+            'scripts-build', 'test']
 
 # How far from the top the line may stand and still count.
 TOP = 5
@@ -96,8 +104,8 @@ def files(root):
                           if f and os.path.isfile(os.path.join(root, f)))
     except OSError:
         pass
-    found = []
-    for d, dirs, names in os.walk(root):
+    found = [f for f in TOP_FILES if os.path.isfile(os.path.join(root, f))]
+    for d, dirs, names in (w for top in TOP_DIRS for w in os.walk(os.path.join(root, top))):
         # build directories hold what configure and make wrote
         dirs[:] = sorted(x for x in dirs if x not in ('.git', 'build', '__pycache__')
                          and not os.path.exists(os.path.join(d, x, 'config.mk')))

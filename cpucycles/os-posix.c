@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* os-posix.c: any Unix-like system configure has no layer for (FreeBSD,
    NetBSD, Hurd, ...), see os.h. It asks nothing beyond POSIX, so each
    question gets the answer that sends the library to its own measurement:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /*
  * perfabi.h: the part of Linux's perf_event interface the library uses,
  * declared here rather than taken from <linux/perf_event.h>. That header

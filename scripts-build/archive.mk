@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 # archive.mk: the static libraries of one host (see build.mk, which
 # includes this file): the installed libcpucycles.a, which defines no
 # global symbol but the API, and obj/internal.a for the tests and the

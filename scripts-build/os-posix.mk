@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 # os-posix.mk: the build on a Unix-like system configure has no layer for
 # (see build.mk and cpucycles/os-posix.c): an ELF shared library, as the
 # BSDs and the Hurd use, and no cpucycles-open, whose settings are Linux's.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 """artifacts.py: what the build hands out, checked from outside.
 
 - cpucycles.pc gives a static link -pthread (Libs.private).

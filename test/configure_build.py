@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 """configure_build.py: configure and make as packagers run them, building.
 
 In a copy of the source made read-only (and watched: root may write

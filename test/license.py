@@ -58,34 +58,41 @@ def check(src, result, skip):
 
     with tempfile.TemporaryDirectory(prefix='cpucycles-spdx.') as tmp:
         shutil.copy(path, tmp)
-        with open(os.path.join(tmp, 'new.c'), 'w') as f:
+        for d in ('cpucycles', 'test', 'debian'):
+            os.mkdir(os.path.join(tmp, d))
+        # a packager's own files beside the project's are not its business
+        with open(os.path.join(tmp, 'debian', 'rules'), 'w') as f:
+            f.write('#!/usr/bin/make -f\n%:\n\tdh $@\n')
+        with open(os.path.join(tmp, 'cpucycles', 'new.c'), 'w') as f:
             f.write('int x;\n')
-        with open(os.path.join(tmp, 'tool'), 'w') as f:
+        with open(os.path.join(tmp, 'test', 'tool'), 'w') as f:
             f.write('#!/bin/sh\necho hi\n')
         code, out = spdx(src, ['--check', '--root', tmp])
         result(code != 0 and 'new.c' in out and 'tool' in out,
                'spdx.py --check fails on a tree with new files that lack the line (%s)' % said(out))
         code, out = spdx(src, ['--root', tmp])
-        c = read(os.path.join(tmp, 'new.c'))
-        t = read(os.path.join(tmp, 'tool'))
+        c = read(os.path.join(tmp, 'cpucycles', 'new.c'))
+        t = read(os.path.join(tmp, 'test', 'tool'))
         result(code == 0 and c == '/* %s%s */\nint x;\n' % (key, expression)
                and t == '#!/bin/sh\n# %s%s\necho hi\n' % (key, expression),
                'spdx.py adds the line in the comment syntax of each file, after a #! line '
                '(%r, %r)' % (c, t))
         code, out = spdx(src, ['--check', '--root', tmp])
-        result(code == 0, 'spdx.py --check passes once the lines are added (%s)' % said(out))
+        result(code == 0 and 'debian' not in out,
+               'spdx.py --check passes once the lines are added, leaving debian/ alone (%s)'
+               % said(out))
         spdx(src, ['--root', tmp])
-        result(read(os.path.join(tmp, 'new.c')) == c and read(os.path.join(tmp, 'tool')) == t,
+        result(read(os.path.join(tmp, 'cpucycles', 'new.c')) == c and read(os.path.join(tmp, 'test', 'tool')) == t,
                'spdx.py run again changes nothing')
-        with open(os.path.join(tmp, 'other.py'), 'w') as f:
+        with open(os.path.join(tmp, 'test', 'other.py'), 'w') as f:
             f.write('# %sGPL-2.0-only\n' % key)
         code, out = spdx(src, ['--check', '--root', tmp])
         result(code != 0 and 'other.py: states another license' in out,
                'spdx.py --check fails on a file that states another license (%s)' % said(out))
-        os.remove(os.path.join(tmp, 'other.py'))
-        with open(os.path.join(tmp, 'data.xyz'), 'w') as f:
+        os.remove(os.path.join(tmp, 'test', 'other.py'))
+        with open(os.path.join(tmp, 'test', 'data.xyz'), 'w') as f:
             f.write('1 2 3\n')
         code, out = spdx(src, ['--root', tmp])
-        result(code != 0 and 'data.xyz' in out and read(os.path.join(tmp, 'data.xyz')) == '1 2 3\n',
+        result(code != 0 and 'data.xyz' in out and read(os.path.join(tmp, 'test', 'data.xyz')) == '1 2 3\n',
                'spdx.py refuses a kind of file it knows no comment for, and leaves it alone (%s)'
                % said(out))

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* perfabi.c: the library's own declarations of perf_event (perfabi.h)
    against the kernel's <linux/perf_event.h>, wherever a build has that
    header: the same numbers, each field at the same place, each flag bit
