@@ -46,8 +46,15 @@ test-cross:
 test-macos:
 	python3 test/macos
 
+# From clean copies, README's commands and the suite as users and Debian's
+# packagers build: this machine, a Debian 13 chroot, Debian's flags, clang,
+# musl, a read-only source built out of tree, the dist tarball, a .deb
+# (issue 17). CASES=... picks some.
+test-distros:
+	python3 test/distros $(CASES)
+
 # The suite under Debian's own kernels, booted with qemu-system (issue 10).
 test-system:
 	python3 test/system/run
 
-.PHONY: all install test clean doc doc-check test-cross test-system test-sanitize fuzz bench test-macos
+.PHONY: all install test clean doc doc-check test-cross test-system test-sanitize fuzz bench test-macos test-distros
