@@ -56,7 +56,8 @@ def readme_try_it(text):
     m = re.search(r'^## Try it.*?\n(.*?)(?=^## |\Z)', text, re.M | re.S)
     if not m:
         raise CaseError('README.md has no "## Try it" section')
-    lines = [l.strip() for l in m.group(1).splitlines() if l.startswith('    ') and l.strip()]
+    # the lines indented by four spaces (.ci/run reads them the same way)
+    lines = [l[4:].rstrip() for l in m.group(1).splitlines() if re.match(r'    \S', l)]
     apt = [l for l in lines if 'apt-get' in l]
     commands = [l for l in lines if 'apt-get' not in l]
     if len(apt) != 1 or len(commands) != 2:
