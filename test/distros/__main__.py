@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 """test/distros: the tier behind `make test-distros` (issue 17).
 
 Builds the project the way its users and Debian's packagers do, each time

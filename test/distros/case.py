@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 """case.py: what every case of test/distros is made of: a clean copy of
 the tree, a log, shell steps whose output is kept, and the suite's count."""
 import os

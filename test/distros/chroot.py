@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 """chroot.py: a Debian 13 root file system for test/distros: made once
 with debootstrap (--variant=minbase, from the archive this machine's apt
 uses, verified with its keyring), kept as a tar file in the cache, and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 """deb.py: the deb case of test/distros: a Debian package built from the
 tree with dh, from a debian/ directory written here (the project ships
 none), then lintian on the packages."""
@@ -32,6 +33,9 @@ LINTIAN_PACKAGING = {
                                           '"the authors"',
 }
 NO_NOTICE = 'the authors'
+# In LICENSE: a notice (Copyright (c) YEAR ...) and the license expression.
+NOTICE = re.compile(r'\s*Copyright\s*(?:\(c\)|©)?\s*(\d{4}.*)$', re.I)
+SPDX = re.compile(r'\s*SPDX-License-Identifier:\s*(.+)$')
 
 
 
@@ -70,24 +74,20 @@ def write_debian(debian, tree, version):
     -> (a problem of the source's to report or None, {lintian tag the
     packaging itself draws: why})."""
     os.makedirs(os.path.join(debian, 'source'))
-    problem = None
+    problem, license_text, notice, spdx = None, '', None, set()
     license_file = next((f for f in ('LICENSE', 'COPYING') if
                          os.path.exists(os.path.join(tree, f))), None)
-    spdx = set()
-    for path in glob.glob(os.path.join(tree, 'cpucycles', '*.c')):
-        with open(path, errors='replace') as f:
-            spdx.update(re.findall(r'SPDX-License-Identifier:\s*(.+?)\s*(?:\*/)?$', f.read(),
-                                   re.M))
-    if not license_file:
-        problem = 'no LICENSE or COPYING file for debian/copyright'
-    license_text, notice = '', None
     if license_file:
         with open(os.path.join(tree, license_file)) as f:
             lines = f.read().splitlines()
         license_text = ''.join(' %s\n' % l.rstrip() if l.strip() else ' .\n' for l in lines)
-        notice = next((re.sub(r'(?i)^\s*copyright\s*(\(c\)|©)?\s*', '', l) for l in lines
-                       if re.match(r'(?i)\s*copyright\b.*\d{4}', l)), None)
-    license_name = ' or '.join(sorted(spdx)) or 'unknown'
+        notice = next((m.group(1) for m in map(NOTICE.match, lines) if m), None)
+        spdx = {m.group(1).strip() for m in map(SPDX.match, lines) if m}
+    else:
+        problem = 'no LICENSE or COPYING file for debian/copyright'
+    # DEP-5 writes SPDX's OR and AND in lower case
+    license_name = ' or '.join(sorted(re.sub(r' (OR|AND) ', lambda m: m.group(0).lower(), e)
+                                      for e in spdx)) or 'unknown'
     date = email.utils.format_datetime(datetime.datetime.now(datetime.timezone.utc))
     files = {
         'control': CONTROL,
