@@ -52,9 +52,10 @@ test-macos:
 # (issue 17). CASES=... picks some.
 test-distros:
 	python3 test/distros $(CASES)
+.PHONY: test-distros
 
 # The suite under Debian's own kernels, booted with qemu-system (issue 10).
 test-system:
 	python3 test/system/run
 
-.PHONY: all install test clean doc doc-check test-cross test-system test-sanitize fuzz bench test-macos test-distros
+.PHONY: all install test clean doc doc-check test-cross test-system test-sanitize fuzz bench test-macos
