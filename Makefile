@@ -56,6 +56,14 @@ test-cross:
 test-macos:
 	python3 $(SRC)/test/macos
 
+# From clean copies, README's commands and the suite as users and Debian's
+# packagers build: this machine, a Debian 13 chroot, Debian's flags, clang,
+# musl, a read-only source built out of tree, the dist tarball, a .deb
+# (issue 17). CASES=... picks some.
+test-distros:
+	python3 test/distros $(CASES)
+.PHONY: test-distros
+
 # The suite under Debian's own kernels, booted with qemu-system (issue 10).
 test-system:
 	python3 $(SRC)/test/system/run

@@ -1,0 +1,182 @@
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
+"""case.py: what every case of test/distros is made of: a clean copy of
+the tree, a log, shell steps whose output is kept, and the suite's count."""
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import threading
+
+SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+LOGS = os.path.join(SRC, 'build', 'distros')
+STEP_TIMEOUT = 1800
+# The caller's build settings must not leak into a case: each case says
+# what it sets.
+SCRUB = ['MAKEFLAGS', 'MFLAGS', 'MAKELEVEL', 'CC', 'CFLAGS', 'CPPFLAGS', 'LDFLAGS', 'CXX',
+         'CXXFLAGS', 'AR', 'NM', 'RANLIB', 'OBJCOPY', 'DEB_BUILD_MAINT_OPTIONS',
+         'DEB_BUILD_OPTIONS', 'DESTDIR']
+# Set when the run is interrupted: no case starts another step.
+STOP = threading.Event()
+
+
+class CaseError(Exception):
+    """A case could not run its steps: the reason for its FAIL line."""
+
+
+class Skip(Exception):
+    """A case that cannot run on this machine: the reason for its skip line."""
+
+
+def clean_env(**extra):
+    env = {k: v for k, v in os.environ.items() if k not in SCRUB}
+    env.update(extra)
+    return env
+
+
+def clean_env(**extra):
+    env = {k: v for k, v in os.environ.items() if k not in SCRUB}
+    env.update(extra)
+    return env
+
+
+class Case:
+    """One case's work directory, log and step results."""
+
+    def __init__(self, name, work):
+        self.name = name
+        self.dir = os.path.join(work, name)
+        os.makedirs(self.dir)
+        self.log = open(os.path.join(LOGS, name + '.log'), 'w')
+        self.problems = []
+        self.suite = None  # (passed, failed, skipped) of the last suite run
+
+    def sh(self, command, cwd, env=None, wrap=None, timeout=STEP_TIMEOUT):
+        """Runs one shell command line; -> (status, output). wrap puts a
+        prefix (chroot ...) before the shell."""
+        if STOP.is_set():
+            raise CaseError('interrupted')
+        argv = (wrap or []) + ['/bin/sh', '-c', command]
+        if wrap:
+            self.log.write('\n$ %s sh -c %s\n' % (' '.join(wrap[:3]), shlex.quote(command)))
+        else:
+            self.log.write('\n$ (cd %s && %s)\n' % (cwd, command))
+        self.log.flush()
+        try:
+            p = subprocess.run(argv, cwd=None if wrap else cwd, env=env or clean_env(),
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, timeout=timeout)
+            out, status = p.stdout.decode('utf-8', 'replace'), p.returncode
+        except subprocess.TimeoutExpired as e:
+            out = (e.output or b'').decode('utf-8', 'replace')
+            out += '\ntimed out after %d s\n' % timeout
+            status = -1
+        self.log.write(out)
+        self.log.write('[exit status %d]\n' % status)
+        self.log.flush()
+        return status, out
+
+    def must(self, command, cwd, **kw):
+        status, out = self.sh(command, cwd, **kw)
+        if status != 0:
+            raise CaseError('`%s` exited %d' % (command, status))
+        return out
+
+    def readme(self, tree, commands, prefix='', wrap=None, env=None, cwd=None):
+        """README's two commands, as written, in tree (inside the chroot
+        when wrap is given); a failing one is noted and the next still
+        runs, so that the suite's count is seen either way."""
+        for i, command in enumerate(commands):
+            line = prefix + command
+            if wrap:
+                line = 'cd %s && %s' % (shlex.quote(tree), line)
+            status, out = self.sh(line, cwd or tree, env=env, wrap=wrap)
+            if i == len(commands) - 1:
+                self.suite = suite_count(out)
+            if status != 0:
+                self.problems.append("README's `%s` exited %d" % (command, status))
+
+    def nm_check(self, tree, api):
+        """nm on the static library: exactly the API defined globally."""
+        lib = os.path.join(tree, 'build', '0', 'package', 'lib', 'libcpucycles.a')
+        if not os.path.exists(lib):
+            self.problems.append('no build/0/package/lib/libcpucycles.a')
+            return
+        out = self.must('nm -g --defined-only %s' % shlex.quote(lib), tree)
+        names = set(re.findall(r'^\S+ [A-Za-z] (\S+)$', out, re.M))
+        extra, missing = sorted(names - api), sorted(api - names)
+        if extra:
+            self.problems.append('nm: global names outside the API: ' + ' '.join(extra[:8]))
+        if missing:
+            self.problems.append('nm: API names not defined: ' + ' '.join(missing))
+
+    def line(self):
+        counts = ''
+        if self.suite:
+            counts = '%d passed, %d failed, %d skipped' % self.suite
+            if self.suite[1]:
+                self.problems.insert(0, 'the suite failed')
+        elif not self.problems:
+            self.problems.append('no `N passed, M failed` line from the suite')
+        where = ' (%s)' % os.path.relpath(self.log.name, SRC)
+        if self.problems:
+            return '%s: FAIL %s%s%s' % (self.name, '; '.join(self.problems),
+                                         ' [%s]' % counts if counts else '', where)
+        return '%s: %s' % (self.name, counts)
+
+
+def suite_count(out):
+    """The suite's last `N passed, M failed` (and `K skipped`) -> tuple."""
+    found = re.findall(r'^(\d+) passed, (\d+) failed\s*$', out, re.M)
+    if not found:
+        return None
+    skipped = re.findall(r'^(\d+) skipped\s*$', out, re.M)
+    return int(found[-1][0]), int(found[-1][1]), int(skipped[-1]) if skipped else 0
+
+
+def tracked_files():
+    """The files git tracks, as they are in the working tree (so that
+    uncommitted edits are tested); None outside a git checkout."""
+    try:
+        p = subprocess.run(['git', '-C', SRC, 'ls-files', '-z'], stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL)
+    except OSError:
+        return None
+    if p.returncode != 0:
+        return None
+    return [f for f in p.stdout.decode().split('\0') if f]
+
+
+def clean_copy(dest):
+    """A copy of the tree without anything a build or git left: the files
+    git tracks, or, without git, everything but build/ and .git."""
+    files = tracked_files()
+    if files is None:
+        shutil.copytree(SRC, dest, symlinks=True,
+                        ignore=lambda d, names: [n for n in names if d == SRC and
+                                                 n in ('build', '.git')])
+        return dest
+    for name in files:
+        src = os.path.join(SRC, name)
+        if not os.path.lexists(src):
+            continue  # deleted in the working tree
+        target = os.path.join(dest, name)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        if os.path.islink(src):
+            os.symlink(os.readlink(src), target)
+        elif os.path.isdir(src):  # a tracked file become a directory
+            shutil.copytree(src, target, symlinks=True)
+        else:
+            shutil.copy2(src, target)
+    return dest
+
+
+def snapshot(tree):
+    """Every path under tree with its type, mode, size and mtime."""
+    seen = {}
+    for root, dirs, files in os.walk(tree):
+        for name in dirs + files:
+            path = os.path.join(root, name)
+            st = os.lstat(path)
+            seen[os.path.relpath(path, tree)] = (st.st_mode, st.st_size, st.st_mtime_ns)
+    return seen
