@@ -159,16 +159,19 @@ static void take_pending(const sigset_t *blocked)
   }
 }
 
-/* Queued again with the siginfo it came with. The kernel lets a process
-   queue any siginfo to its own threads; to itself as a whole, a kill's
-   (code SI_USER) only from its main thread, else it goes to this thread
-   as long as the thread has no instance of its own, else as a plain kill. */
-static void requeue(int i, int k, const struct held *h)
+/* Queued again with the siginfo it came with. The kernel lets a thread
+   queue any siginfo to itself, but one with a kill's code (SI_USER) to
+   the process as a whole only from the main thread; elsewhere a signal
+   for the process goes back as a kill, which is the same siginfo when the
+   process sent it itself, and otherwise names us as the sender: a signal
+   for the process must stay one that any thread may take. */
+static void requeue(int i, const struct held *h)
 {
   long pid = (long)getpid();
-  if (h->shared && syscall(SYS_rt_sigqueueinfo, pid, guarded[i], &h->info) == 0) return;
-  if (h->shared && k == 1) kill((pid_t)pid, guarded[i]);
-  else syscall(SYS_rt_tgsigqueueinfo, pid, syscall(SYS_gettid), guarded[i], &h->info);
+  if (!h->shared)
+    syscall(SYS_rt_tgsigqueueinfo, pid, syscall(SYS_gettid), guarded[i], &h->info);
+  else if (syscall(SYS_rt_sigqueueinfo, pid, guarded[i], &h->info) != 0)
+    kill((pid_t)pid, guarded[i]);
 }
 #else
 /* Elsewhere a pending guarded signal is delivered when the guard unblocks
@@ -182,9 +185,8 @@ static void take_pending(const sigset_t *blocked)
   for (i = 0; i < NGUARDED; ++i) held[i][0].present = held[i][1].present = 0;
 }
 
-static void requeue(int i, int k, const struct held *h)
+static void requeue(int i, const struct held *h)
 {
-  (void)k;
   if (h->shared) kill(getpid(), guarded[i]);
   else pthread_kill(pthread_self(), guarded[i]);
 }
@@ -198,7 +200,7 @@ static void put_back(void)
       struct held *h = &held[i][k];
       if (!h->present) continue;
       h->present = 0;
-      if (getpid() == held_by) requeue(i, k, h);
+      if (getpid() == held_by) requeue(i, h);
     }
 }
 
@@ -258,18 +260,24 @@ static int marked(const struct sigaction *sa)
    1 ms sleeps), for an upper copy stopped by a handler that waits on
    this one's selection. Returns with the handler given back, or left to
    whoever installed one over ours without the mark: the program keeps
-   its own. */
+   its own.
+   sigaction cannot compare and swap, so another copy may install its
+   handler between our look and our restore. The restore is an exchange,
+   so what it replaced is known: another copy's handler goes back at
+   once (it saved ours, which is waited for again), a program's too. */
 #define HANDOVER_POLLS 5000
 static void give_back_one(int i, int wait)
 {
   static const struct timespec ms = { 0, 1000000 };
   int polls;
   for (polls = 0;; ++polls) {
-    struct sigaction now;
+    struct sigaction now, replaced;
     if (sigaction(guarded[i], 0, &now) != 0) return;
     if (ours(&now)) {
-      sigaction(guarded[i], &saved[i], 0);
-      return;
+      if (sigaction(guarded[i], &saved[i], &replaced) != 0 || ours(&replaced)) return;
+      sigaction(guarded[i], &replaced, 0);
+      if (!marked(&replaced)) return;
+      continue;
     }
     if (!wait || !marked(&now) || polls >= HANDOVER_POLLS) return;
     nanosleep(&ms, 0);
@@ -330,15 +338,17 @@ int cpucycles_guard_begin(void)
   __atomic_store_n(&guard_used, 1, __ATOMIC_RELEASE);
   for (i = 0; i < NGUARDED; ++i) {
     if (sigaction(guarded[i], 0, &now) != 0) break;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fault;
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER | (now.sa_flags & (SA_ONSTACK | SA_RESTART));
+    sigemptyset(&sa.sa_mask);
+    for (k = 0; k < NMARK; ++k) sigaddset(&sa.sa_mask, mark[k]);
+    /* An exchange: what we save is exactly what we replaced, even when
+       another copy installs its own at the same time. */
+    if (sigaction(guarded[i], &sa, &now) != 0) break;
     /* A child forked by another thread in mid-selection inherits our
        handler; what it must give back is what its parent saved. */
     if (!ours(&now)) saved[i] = now;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_fault;
-    sa.sa_flags = SA_SIGINFO | SA_NODEFER | (saved[i].sa_flags & (SA_ONSTACK | SA_RESTART));
-    sigemptyset(&sa.sa_mask);
-    for (k = 0; k < NMARK; ++k) sigaddset(&sa.sa_mask, mark[k]);
-    if (sigaction(guarded[i], &sa, 0) != 0) break;
   }
   if (i < NGUARDED || sigprocmask(SIG_UNBLOCK, &faults, 0) != 0) {
     give_back(i, 1);
