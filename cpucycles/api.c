@@ -1,5 +1,6 @@
 /* api.c: the public functions and the once-only selection behind them. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -150,7 +151,7 @@ static void estimate_persecond(void)
    Returns 0, at once, to a signal handler running inside this thread's
    own claim or work and to a process that may not select (foreign):
    they make do with the defaults. */
-static int once(int *state, void (*work)(void))
+static int claim_or_wait(int *state, void (*work)(void))
 {
   for (;;) {
     int seen = __atomic_load_n(state, __ATOMIC_ACQUIRE), me;
@@ -173,6 +174,18 @@ static int once(int *state, void (*work)(void))
     }
     busy_here = 0;
   }
+}
+
+/* errno as the caller left it: a first call made in a signal handler
+   must not change it under the code it interrupted. */
+static int once(int *state, void (*work)(void))
+{
+  int saved_errno, done;
+  if (__atomic_load_n(state, __ATOMIC_ACQUIRE) == DONE) return 1;
+  saved_errno = errno;
+  done = claim_or_wait(state, work);
+  errno = saved_errno;
+  return done;
 }
 
 static int ready(void)

@@ -6,6 +6,7 @@
    microseconds, as a profiler's timer would, through many fresh first
    calls; each child must finish within its deadline. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
@@ -19,25 +20,29 @@
 
 static pthread_t caller;
 static volatile int stop, go;
-static volatile int raw_ticks, ticks, bad_answer, handler_decrease;
+static volatile int raw_ticks, ticks, bad_answer, spoiled_errno, handler_decrease;
 static volatile long long handler_last;
 
 static void on_tick(int sig)
 {
   long long c, ps;
   const char *name;
+  int interrupted_errno = errno;
   (void)sig;
   ++raw_ticks;
   /* Not before the caller is about to call: a handler would make the
      first call itself, with the signal blocked while it runs. */
   if (!go) return;
+  errno = 0;
   c = cpucycles();
   ps = cpucycles_persecond();
   name = cpucycles_implementation();
+  if (errno) spoiled_errno = 1;
   ++ticks;
   if (ps <= 0 || !name) bad_answer = 1;
   if (c < handler_last) handler_decrease = 1;
   handler_last = c;
+  errno = interrupted_errno;
 }
 
 /* A pause of about ns nanoseconds without a system call: nanosleep would
@@ -62,7 +67,7 @@ static int rep_index;
 
 /* Exit bits: 1 a handler got no answer, 2 readings decreased, 4 the
    selection did not pick the table's counter or ran more than once, 8
-   no tick arrived, 16 setup trouble. */
+   no tick arrived, 16 setup trouble, 32 a call changed errno. */
 static int one_first_call(void)
 {
   struct sigaction sa;
@@ -99,6 +104,7 @@ static int one_first_call(void)
   if (handler_decrease || handler_last > after) bad |= 2;
   if (strcmp(name, HELD_NAME) != 0 || setups != HELD_SETUPS) bad |= 4;
   if (!ticks) bad |= 8;
+  if (spoiled_errno) bad |= 32;
   return bad;
 }
 
@@ -125,5 +131,6 @@ int main(void)
   CHECK(!(bits & 1), "every handler got an answer");
   CHECK(!(bits & 2), "readings in the thread, handlers' and its own, never decreased");
   CHECK(!(bits & 4), "the selection ran once and chose the counter");
+  CHECK(!(bits & 32), "no call in a handler changed errno");
   CHECK_DONE();
 }

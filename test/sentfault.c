@@ -29,7 +29,7 @@ static void on_fault(int sig, siginfo_t *info, void *ctx)
 {
   (void)ctx;
   if (sig != sig_under_test) return;
-  ++calls;
+  __atomic_add_fetch(&calls, 1, __ATOMIC_SEQ_CST);
   code = info->si_code;
   from_pid = (int)info->si_pid;
   in_selector = pthread_equal(pthread_self(), selector);
