@@ -22,11 +22,12 @@ static sigset_t saved_mask;
 sigjmp_buf cpucycles_guard_jump;
 CPUCYCLES_THREAD_LOCAL volatile int cpucycles_guard_armed;
 
-/* Kernel-made signals (faults) carry a positive si_code; kill, tgkill and
-   sigqueue leave it at or below zero. */
+/* Kernel-made signals (faults) carry a positive si_code; on Linux kill,
+   tgkill and sigqueue leave it at or below zero. macOS numbers SI_USER
+   and SI_QUEUE above 0x10000, so they are named too. */
 static int sent(const siginfo_t *info)
 {
-  return info && info->si_code <= 0;
+  return info && (info->si_code <= 0 || info->si_code == SI_USER || info->si_code == SI_QUEUE);
 }
 
 /* The signal as the previous disposition would have taken it. A fault
@@ -91,7 +92,7 @@ static int thread_directed(const siginfo_t *info)
 #ifdef SI_TKILL
   if (info->si_code == SI_TKILL) return 1;
 #endif
-  return info->si_code > 0;
+  return !sent(info);
 }
 
 /* A sent signal arriving while held: kept like a pending one, unless one
