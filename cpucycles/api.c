@@ -24,9 +24,13 @@ static long long chosen_persecond = CPUCYCLES_PERSECOND_DEFAULT;
 static int tracing;
 
 /* 0 before the first call, DONE once the results are published, and in
-   between the thread id (os.h) of the thread selecting. Waiters sleep on
-   the word in the kernel and are woken when it becomes DONE. */
+   between the thread id (os.h) of the thread selecting. Waiters mark the
+   word, sleep on it in the kernel and are woken when it becomes DONE. */
 #define DONE (-1)
+/* Added to the id by a thread about to sleep on the claim. Thread ids
+   stay below it (Linux's pid_max is at most 2^22; Mach port names are
+   small). */
+#define WAITING 0x40000000
 static int owner;
 /* The same for the estimate, which the selection computes only when a
    counter needs it. */
@@ -49,10 +53,10 @@ static CPUCYCLES_THREAD_LOCAL int tid_here;
    for: it makes do with the defaults unless the results are out. */
 static int memory_pid;
 
+/* The wake is a system call, paid only when someone sleeps. */
 static void publish(int *state)
 {
-  __atomic_store_n(state, DONE, __ATOMIC_RELEASE);
-  cpucycles_os_wake(state);
+  if (__atomic_exchange_n(state, DONE, __ATOMIC_ACQ_REL) & WAITING) cpucycles_os_wake(state);
 }
 
 static int foreign(void)
@@ -73,7 +77,7 @@ static void adopt(int *state, int me)
 {
   int seen = __atomic_load_n(state, __ATOMIC_RELAXED);
   if (seen == DONE || seen == 0) return;
-  __atomic_store_n(state, busy_here && seen == tid_here ? me : 0, __ATOMIC_RELAXED);
+  __atomic_store_n(state, busy_here && (seen & ~WAITING) == tid_here ? me : 0, __ATOMIC_RELAXED);
 }
 
 static void in_forked_child(void)
@@ -154,20 +158,28 @@ static void estimate_persecond(void)
 static int claim_or_wait(int *state, void (*work)(void))
 {
   for (;;) {
-    int seen = __atomic_load_n(state, __ATOMIC_ACQUIRE), me;
+    int seen = __atomic_load_n(state, __ATOMIC_ACQUIRE), me, holder;
     if (seen == DONE) return 1;
     if (busy_here || foreign()) return 0;
     me = cpucycles_os_thread();
+    holder = seen & ~WAITING;
     /* Our own id with busy_here clear, or one no thread here has: a claim
        that came with memory from another process, never to be published
        here, so it is taken over. */
-    if (seen != 0 && seen != me && cpucycles_os_thread_alive(seen)) {
-      cpucycles_os_wait(state, seen);
+    if (seen != 0 && holder != me && cpucycles_os_thread_alive(holder)) {
+      /* Marked first, so that the publisher knows to wake us. */
+      if (seen == holder &&
+          !__atomic_compare_exchange_n(state, &seen, seen | WAITING, 0, __ATOMIC_ACQ_REL,
+                                       __ATOMIC_ACQUIRE))
+        continue;
+      cpucycles_os_wait(state, holder | WAITING);
       continue;
     }
     tid_here = me;
     busy_here = 1;
-    if (__atomic_compare_exchange_n(state, &seen, me, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    /* Sleepers on a claim taken over keep their mark. */
+    if (__atomic_compare_exchange_n(state, &seen, me | (seen & WAITING), 0, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE)) {
       work();
       busy_here = 0;
       return 1;
