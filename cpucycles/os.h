@@ -32,11 +32,14 @@ long long cpucycles_os_timebase(void);
    caller looks again either way. Async-signal-safe and allocation-free:
    a handler in one thread may wait for a selection in another. */
 void cpucycles_os_wait(int *addr, int val);
-/* Wakes every thread of this process sleeping on addr. */
+/* Wakes every thread of this process sleeping on addr. (An OS without a
+   compare-and-wait may sleep 50 us to 1 ms in cpucycles_os_wait and do
+   nothing here: slower, still no spinning.) */
 void cpucycles_os_wake(int *addr);
 
-/* A positive number naming the calling thread among the live threads of
-   its process (Linux: its tid). */
+/* A positive number below 2^30 naming the calling thread among the live
+   threads of its process (Linux: its tid; macOS: its Mach port name; an
+   OS with neither may number threads from a counter, kept thread-local). */
 int cpucycles_os_thread(void);
 /* 0 when no thread of this process is named id, so a claim that names it
    came with memory copied from another process; 1 when there is one, or
