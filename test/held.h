@@ -20,9 +20,17 @@
 
 static volatile int setups, in_setup, release_setup;
 static __thread int hold_here;
-static volatile long long setup_end_ns; /* when the last setup returned */
 
-static long long held_read(void) { return cpucycles_os_ns(); }
+/* The selecting thread's last reading of the counter: its selection
+   ends with the guard's end and the publication right after. */
+static __thread int selecting_thread;
+static volatile long long selector_read_ns;
+static long long held_read(void)
+{
+  long long t = cpucycles_os_ns();
+  if (selecting_thread) selector_read_ns = t;
+  return t;
+}
 static int held_setup(struct cpucycles_setup *s)
 {
   __atomic_add_fetch(&setups, 1, __ATOMIC_SEQ_CST);
@@ -32,7 +40,6 @@ static int held_setup(struct cpucycles_setup *s)
     if (!stall_await(&release_setup, 10)) return -1;
   }
   s->kind = CPUCYCLES_CORE;
-  setup_end_ns = cpucycles_os_ns();
   return 0;
 }
 static const struct cpucycles_counter held_counter = { held_read, held_setup, 0 };
@@ -43,7 +50,7 @@ const int cpucycles_noptions = 1;
 __attribute__((unused)) static void *held_first_call(void *arg)
 {
   (void)arg;
-  hold_here = 1;
+  hold_here = selecting_thread = 1;
   cpucycles();
   return 0;
 }

@@ -24,8 +24,8 @@
 
 static volatile long long delay_ns;
 
-/* Exit: 0 fine, 1 the waiter's answer came a millisecond or more after
-   the selection's end, 2 the selection did not end with the counter, 3
+/* Exit: 0 fine, 1 the waiter's answer came a millisecond (or a quarter
+   of the selection's time, if longer) or more after the selection's end, 2 the selection did not end with the counter, 3
    setup trouble, 4 the waiter's call took 100 ms or more: the selecting
    thread could not run while it waited. */
 static int one(void)
@@ -33,7 +33,7 @@ static int one(void)
   struct sched_param sp;
   cpu_set_t one_cpu;
   pthread_t t;
-  long long got, called;
+  long long got, called, work_ns, budget;
 
   CPU_ZERO(&one_cpu);
   CPU_SET(sched_getcpu() >= 0 ? sched_getcpu() : 0, &one_cpu);
@@ -52,17 +52,22 @@ static int one(void)
   stall_raise(&release_setup);
   cpucycles();
   got = cpucycles_os_ns();
-  delay_ns = got - setup_end_ns;
+  /* At once: the selecting thread, on this CPU, runs only when we stop. */
+  delay_ns = got - selector_read_ns;
+  work_ns = selector_read_ns - called;
   sp.sched_priority = 0;
   pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp);
   pthread_join(t, 0);
   if (strcmp(cpucycles_implementation(), HELD_NAME) != 0) return 2;
-  /* The end of the last setup is within microseconds of the results'
-     publication: the rest is a hundred reads and the guard's end. */
-  printf("# waiter's answer %lld ns after the last setup, its call %lld ns\n", delay_ns,
-         got - called);
+  /* The selection's last reading is within microseconds of the results'
+     publication here: the guard's end remains. A millisecond, or a
+     quarter of the selection's own time where that is longer (an
+     emulated machine, whose system calls take tens of microseconds). */
+  budget = work_ns / 4 > 1000000 ? work_ns / 4 : 1000000;
+  printf("# waiter's answer %lld ns after the selection's last reading (budget %lld), "
+         "its call %lld ns\n", delay_ns, budget, got - called);
   fflush(stdout);
-  if (delay_ns >= 1000000) return 1;
+  if (delay_ns >= budget) return 1;
   /* What remains of the selection takes well under a millisecond of
      CPU: a waiter that kept the CPU from it waited for throttling. */
   if (got - called >= 100000000) return 4;
