@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* api.c: the public functions and the once-only selection behind them. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include "internal.h"
+#include "os.h"
 #include "../include/cpucycles.h"
 
 #ifndef CPUCYCLES_VERSION
@@ -24,17 +25,80 @@ static long long chosen_persecond = CPUCYCLES_PERSECOND_DEFAULT;
 static int tracing;
 
 /* 0 before the first call, DONE once the results are published, and in
-   between the process id of the process whose thread is selecting. A pid
-   that is not ours means we are a child forked in mid-selection: the
-   selecting thread was not copied, so this process must select itself. */
+   between the thread id (os.h) of the thread selecting. Waiters mark the
+   word, sleep on it in the kernel and are woken when it becomes DONE. */
 #define DONE (-1)
+/* Added to the id by a thread about to sleep on the claim. Thread ids
+   stay below it (Linux's pid_max is at most 2^22; Mach port names are
+   small). */
+#define WAITING 0x40000000
 static int owner;
 /* The same for the estimate, which the selection computes only when a
    counter needs it. */
 static int persecond_owner;
-/* Set in the thread running either: a signal handler that interrupts it
-   and calls us must not wait for itself. */
+/* Set in a thread from just before it tries to claim until its results
+   are published: a signal handler that interrupts it and calls us must
+   not wait for its own thread, so it gets the defaults. Set before the
+   claim, so no instant of the claim is left uncovered. */
 static CPUCYCLES_THREAD_LOCAL volatile int busy_here;
+/* This thread's id when it last tried to claim: the fork handler, which
+   runs in the child, tells by it whether a claim it inherited is its own
+   thread's (the parent's id is all the copied claim can hold). */
+static CPUCYCLES_THREAD_LOCAL int tid_here;
+/* The process whose memory this is: set at load and in every child that
+   fork() makes (its handlers run there). A process with another id that
+   sees this memory was made without them: a vfork child, sharing its
+   parent's memory while the parent's other threads run on, or a raw
+   clone. It must not select (its writes would land in the parent, its
+   counters' resources would be its own), and it has no thread to wait
+   for: it makes do with the defaults unless the results are out. */
+static int memory_pid;
+
+/* The wake is a system call, paid only when someone sleeps. */
+static void publish(int *state)
+{
+  if (__atomic_exchange_n(state, DONE, __ATOMIC_ACQ_REL) & WAITING) cpucycles_os_wake(state);
+}
+
+static int foreign(void)
+{
+  int me = (int)getpid(), seen = __atomic_load_n(&memory_pid, __ATOMIC_RELAXED);
+  /* A first call from another library's constructor, before ours ran. */
+  if (!seen && __atomic_compare_exchange_n(&memory_pid, &seen, me, 0, __ATOMIC_RELAXED,
+                                           __ATOMIC_RELAXED))
+    return 0;
+  return seen != me;
+}
+
+/* In a fork() child, whose only thread is the one that forked: a claim
+   copied from the parent names a thread it does not have, unless it is
+   this one's (a fork in a signal handler that interrupted the selection,
+   which goes on when the handler returns): cleared, or renamed. */
+static void adopt(int *state, int me)
+{
+  int seen = __atomic_load_n(state, __ATOMIC_RELAXED);
+  if (seen == DONE || seen == 0) return;
+  __atomic_store_n(state, busy_here && (seen & ~WAITING) == tid_here ? me : 0, __ATOMIC_RELAXED);
+}
+
+static void in_forked_child(void)
+{
+  int me = cpucycles_os_thread();
+  __atomic_store_n(&memory_pid, (int)getpid(), __ATOMIC_RELAXED);
+  adopt(&owner, me);
+  adopt(&persecond_owner, me);
+  tid_here = me;
+}
+
+/* Registered at load, not at the first call: that may be made in a signal
+   handler, where pthread_atfork is not safe to call. */
+__attribute__((constructor)) static void watch_process(void)
+{
+  int seen = 0;
+  __atomic_compare_exchange_n(&memory_pid, &seen, (int)getpid(), 0, __ATOMIC_RELAXED,
+                              __ATOMIC_RELAXED);
+  pthread_atfork(0, 0, in_forked_child);
+}
 
 #define MAX_OPTIONS 64
 
@@ -59,7 +123,6 @@ static void select_counter(void)
   /* A cancellation point inside (open, read, printf) would leave every
      other thread waiting for a selection that never ends. */
   pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
-  busy_here = 1;
   best = cpucycles_select_from(cpucycles_options, n, &ps, tracing, trials);
   if (best >= 0) {
     const struct cpucycles_trial *t = &trials[best];
@@ -72,11 +135,10 @@ static void select_counter(void)
      otherwise cpucycles_persecond() will, on its first call. */
   if (ps.value) {
     chosen_persecond = ps.value;
-    __atomic_store_n(&persecond_owner, DONE, __ATOMIC_RELEASE);
+    publish(&persecond_owner);
   }
   __atomic_store_n(&cpucycles, read, __ATOMIC_RELEASE);
-  __atomic_store_n(&owner, DONE, __ATOMIC_RELEASE);
-  busy_here = 0;
+  publish(&owner);
   pthread_setcancelstate(cancel, &cancel);
 }
 
@@ -84,33 +146,59 @@ static void estimate_persecond(void)
 {
   int cancel;
   pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
-  busy_here = 1;
   chosen_persecond = estimate();
-  __atomic_store_n(&persecond_owner, DONE, __ATOMIC_RELEASE);
-  busy_here = 0;
+  publish(&persecond_owner);
   pthread_setcancelstate(cancel, &cancel);
 }
 
 /* Any number of threads may arrive here at once: one runs work (which
-   ends by storing DONE in *state), the others wait for it. Returns 0 only
-   to a signal handler running inside this thread's own work, which must
-   make do with the defaults. */
-static int once(int *state, void (*work)(void))
+   ends by publishing DONE in *state), the others sleep until it does.
+   Returns 0, at once, to a signal handler running inside this thread's
+   own claim or work and to a process that may not select (foreign):
+   they make do with the defaults. */
+static int claim_or_wait(int *state, void (*work)(void))
 {
   for (;;) {
-    int seen = __atomic_load_n(state, __ATOMIC_ACQUIRE), me;
+    int seen = __atomic_load_n(state, __ATOMIC_ACQUIRE), me, holder;
     if (seen == DONE) return 1;
-    if (busy_here) return 0;
-    me = (int)getpid();
-    if (seen == me) {
-      sched_yield();
+    if (busy_here || foreign()) return 0;
+    me = cpucycles_os_thread();
+    holder = seen & ~WAITING;
+    /* Our own id with busy_here clear, or one no thread here has: a claim
+       that came with memory from another process, never to be published
+       here, so it is taken over. */
+    if (seen != 0 && holder != me && cpucycles_os_thread_alive(holder)) {
+      /* Marked first, so that the publisher knows to wake us. */
+      if (seen == holder &&
+          !__atomic_compare_exchange_n(state, &seen, seen | WAITING, 0, __ATOMIC_ACQ_REL,
+                                       __ATOMIC_ACQUIRE))
+        continue;
+      cpucycles_os_wait(state, holder | WAITING);
       continue;
     }
-    if (__atomic_compare_exchange_n(state, &seen, me, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    tid_here = me;
+    busy_here = 1;
+    /* Sleepers on a claim taken over keep their mark. */
+    if (__atomic_compare_exchange_n(state, &seen, me | (seen & WAITING), 0, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE)) {
       work();
+      busy_here = 0;
       return 1;
     }
+    busy_here = 0;
   }
+}
+
+/* errno as the caller left it: a first call made in a signal handler
+   must not change it under the code it interrupted. */
+static int once(int *state, void (*work)(void))
+{
+  int saved_errno, done;
+  if (__atomic_load_n(state, __ATOMIC_ACQUIRE) == DONE) return 1;
+  saved_errno = errno;
+  done = claim_or_wait(state, work);
+  errno = saved_errno;
+  return done;
 }
 
 static int ready(void)

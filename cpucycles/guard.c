@@ -7,10 +7,11 @@
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #ifdef __linux__
 #include <errno.h>
 #include <sys/syscall.h>
-#include <unistd.h>
 #endif
 #include "guard.h"
 
@@ -22,11 +23,12 @@ static sigset_t saved_mask;
 sigjmp_buf cpucycles_guard_jump;
 CPUCYCLES_THREAD_LOCAL volatile int cpucycles_guard_armed;
 
-/* Kernel-made signals (faults) carry a positive si_code; kill, tgkill and
-   sigqueue leave it at or below zero. */
+/* Kernel-made signals (faults) carry a positive si_code; on Linux kill,
+   tgkill and sigqueue leave it at or below zero. macOS numbers SI_USER
+   and SI_QUEUE above 0x10000, so they are named too. */
 static int sent(const siginfo_t *info)
 {
-  return info && info->si_code <= 0;
+  return info && (info->si_code <= 0 || info->si_code == SI_USER || info->si_code == SI_QUEUE);
 }
 
 /* The signal as the previous disposition would have taken it. A fault
@@ -38,6 +40,7 @@ static void pass_on(int sig, siginfo_t *info, void *context, int i)
 {
   struct sigaction old = saved[i];
   sigset_t during;
+  int k;
 
   if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_IGN) {
     if (!sent(info)) sigaction(sig, &old, 0);
@@ -48,11 +51,16 @@ static void pass_on(int sig, siginfo_t *info, void *context, int i)
     if (sent(info)) raise(sig);
     return;
   }
-  /* Our handler runs with SA_NODEFER and an empty sa_mask, so the mask
-     here is still the interrupted one: add what the kernel would have. */
-  during = old.sa_mask;
+  /* The mask the kernel would have given the program's handler: the
+     interrupted one (ours adds the mark's signals), its sa_mask, and the
+     signal unless SA_NODEFER. On return the kernel restores the
+     interrupted one. */
+  if (context) during = ((ucontext_t *)context)->uc_sigmask;
+  else sigprocmask(SIG_BLOCK, 0, &during);
+  for (k = 1; k < NSIG; ++k)
+    if (sigismember(&old.sa_mask, k) == 1) sigaddset(&during, k);
   if (!(old.sa_flags & SA_NODEFER)) sigaddset(&during, sig);
-  sigprocmask(SIG_BLOCK, &during, 0);
+  sigprocmask(SIG_SETMASK, &during, 0);
   if (old.sa_flags & SA_RESETHAND) {
     /* Used up: guard_end must give back the default, as the kernel would. */
     memset(&saved[i], 0, sizeof saved[i]);
@@ -63,14 +71,13 @@ static void pass_on(int sig, siginfo_t *info, void *context, int i)
   else old.sa_handler(sig);
 }
 
-#if defined(__linux__) && defined(SYS_rt_tgsigqueueinfo) && defined(SYS_rt_sigqueueinfo) && \
-    (defined(SYS_rt_sigtimedwait) || defined(SYS_rt_sigtimedwait_time64))
-/* A guarded signal pending while the thread blocks it would be delivered
-   the moment the guard unblocks it, and a default action would kill the
-   program for a signal it meant to leave pending. So each is taken out
-   before, with its siginfo, and queued again after, once the mask blocks
-   it again. A standard signal is pending at most twice: once for the
-   thread and once for the process, and the thread's is taken out first. */
+/* A guarded signal the program blocks must stay pending through the
+   call, but the guard unblocks the four in the selecting thread (a
+   blocked fault kills). So one pending before is taken out, with its
+   siginfo, and one sent while the guard is up is caught; either is held
+   here and queued again at the end, once the mask blocks it again. A
+   standard signal is pending at most twice: once for the thread and once
+   for the process (slot 0 is the first taken, the thread's if both). */
 struct held {
   siginfo_t info;
   int present, shared;
@@ -83,8 +90,29 @@ static pid_t held_by;
 /* Sent to one thread: tgkill (raise, pthread_kill), or the kernel's own. */
 static int thread_directed(const siginfo_t *info)
 {
-  return info->si_code == SI_TKILL || info->si_code > 0;
+#ifdef SI_TKILL
+  if (info->si_code == SI_TKILL) return 1;
+#endif
+  return !sent(info);
 }
+
+/* A sent signal arriving while held: kept like a pending one, unless one
+   of the same kind (thread's or process's) is already held, which the
+   kernel would have merged it with. */
+static void hold(int i, const siginfo_t *info)
+{
+  struct held *h = held[i];
+  int shared = !thread_directed(info), k;
+  for (k = 0; k < 2; ++k)
+    if (h[k].present && h[k].shared == shared) return;
+  k = h[0].present ? 1 : 0;
+  h[k].info = *info;
+  h[k].shared = shared;
+  h[k].present = 1;
+}
+
+#if defined(__linux__) && defined(SYS_rt_tgsigqueueinfo) && defined(SYS_rt_sigqueueinfo) && \
+    (defined(SYS_rt_sigtimedwait) || defined(SYS_rt_sigtimedwait_time64))
 
 /* Waits zero seconds for a signal of set, as the old and the 64-bit-time
    system calls of 32-bit systems both read them. */
@@ -133,38 +161,69 @@ static void take_pending(const sigset_t *blocked)
   }
 }
 
-/* Queued again with the siginfo it came with. The kernel lets a process
-   queue any siginfo to its own threads; to itself as a whole, a kill's
-   (code SI_USER) only from its main thread, else it goes to this thread
-   as long as the thread has no instance of its own, else as a plain kill. */
+/* Queued again with the siginfo it came with. The kernel lets a thread
+   queue any siginfo to itself, but one with a kill's code (SI_USER) to
+   the process as a whole only from the main thread; elsewhere a signal
+   for the process goes back as a kill, which is the same siginfo when the
+   process sent it itself, and otherwise names us as the sender: a signal
+   for the process must stay one that any thread may take. */
+static void requeue(int i, const struct held *h)
+{
+  long pid = (long)getpid();
+  if (!h->shared)
+    syscall(SYS_rt_tgsigqueueinfo, pid, syscall(SYS_gettid), guarded[i], &h->info);
+  else if (syscall(SYS_rt_sigqueueinfo, pid, guarded[i], &h->info) != 0)
+    kill((pid_t)pid, guarded[i]);
+}
+#else
+/* Elsewhere a pending guarded signal is delivered when the guard unblocks
+   it, as it was before; one sent meanwhile is sent again, its siginfo
+   lost. */
+static void take_pending(const sigset_t *blocked)
+{
+  int i;
+  (void)blocked;
+  held_by = getpid();
+  for (i = 0; i < NGUARDED; ++i) held[i][0].present = held[i][1].present = 0;
+}
+
+static void requeue(int i, const struct held *h)
+{
+  if (h->shared) kill(getpid(), guarded[i]);
+  else pthread_kill(pthread_self(), guarded[i]);
+}
+#endif
+
 static void put_back(void)
 {
-  long pid = (long)getpid(), tid = syscall(SYS_gettid);
   int i, k;
   for (i = 0; i < NGUARDED; ++i)
     for (k = 0; k < 2; ++k) {
       struct held *h = &held[i][k];
       if (!h->present) continue;
       h->present = 0;
-      if (pid != (long)held_by) continue;
-      if (h->shared && syscall(SYS_rt_sigqueueinfo, pid, guarded[i], &h->info) == 0) continue;
-      if (h->shared && k == 1) kill((pid_t)pid, guarded[i]);
-      else syscall(SYS_rt_tgsigqueueinfo, pid, tid, guarded[i], &h->info);
+      if (getpid() == held_by) requeue(i, h);
     }
 }
-#else
-/* Elsewhere a pending guarded signal is delivered when the guard unblocks
-   it, as it was before. */
-static void take_pending(const sigset_t *blocked) { (void)blocked; }
-static void put_back(void) {}
-#endif
 
+/* Whether a guard was ever put up in this process, and whether this
+   thread is the one guarding now. */
+static int guard_used;
+static CPUCYCLES_THREAD_LOCAL volatile int guarding_here;
+
+/* Only a fault the kernel raised in this thread while its probe runs is
+   ours. A sent one (kill, tgkill, sigqueue: si_code at or below zero)
+   goes where it would have gone without us: held when the program blocks
+   it in this thread, else to the program's disposition. */
 static void on_fault(int sig, siginfo_t *info, void *context)
 {
   int i;
-  if (cpucycles_guard_armed) siglongjmp(cpucycles_guard_jump, 1);
-  for (i = 0; i < NGUARDED; ++i)
-    if (guarded[i] == sig) pass_on(sig, info, context, i);
+  if (cpucycles_guard_armed && !sent(info)) siglongjmp(cpucycles_guard_jump, 1);
+  for (i = 0; i < NGUARDED; ++i) {
+    if (guarded[i] != sig) continue;
+    if (guarding_here && sent(info) && sigismember(&saved_mask, sig)) hold(i, info);
+    else pass_on(sig, info, context, i);
+  }
 }
 
 static int ours(const struct sigaction *sa)
@@ -172,20 +231,66 @@ static int ours(const struct sigaction *sa)
   return (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == on_fault;
 }
 
-static void give_back(int n)
+/* Another copy of this library in the process (a plugin that linked the
+   archive, a second copy loaded with RTLD_DEEPBIND) has its own guard,
+   its own saved handlers and its own on_fault, and nothing in memory that
+   both copies can find. What the kernel holds is shared, so each copy
+   marks the handler it installs with a set of signals in its sa_mask that
+   no program's fault handler asks for; a copy that finds a marked handler
+   that is not its own knows it for another copy's guard. The signals are
+   blocked only for the first instructions of on_fault: pass_on gives a
+   program's handler exactly the mask the kernel would have. */
+#define NMARK 3
+static const int mark[NMARK] = { SIGXCPU, SIGXFSZ, SIGTTOU };
+
+static int marked(const struct sigaction *sa)
 {
-  int i;
-  for (i = 0; i < n; ++i) {
-    struct sigaction now;
-    /* Someone who installed a handler meanwhile keeps it. */
-    if (sigaction(guarded[i], 0, &now) == 0 && ours(&now)) sigaction(guarded[i], &saved[i], 0);
+  int k;
+  if (!(sa->sa_flags & SA_SIGINFO) || !sa->sa_sigaction) return 0;
+  for (k = 0; k < NMARK; ++k)
+    if (sigismember(&sa->sa_mask, mark[k]) != 1) return 0;
+  return 1;
+}
+
+/* Gives back the handler saved for signal i, if ours is still the one
+   installed. One installed over ours by another copy saved ours, and that
+   copy gives ours back at its own end, so it is waited for: leaving now
+   would let it install ours after this copy may be gone (dlclose), a
+   handler pointing into unmapped code. Copies stack: each waits only for
+   the one above it, which waits for nothing below, so the wait ends
+   with the upper copy's selection. It is bounded all the same (5 s, in
+   1 ms sleeps), for an upper copy stopped by a handler that waits on
+   this one's selection. Returns with the handler given back, or left to
+   whoever installed one over ours without the mark: the program keeps
+   its own.
+   sigaction cannot compare and swap, so another copy may install its
+   handler between our look and our restore. The restore is an exchange,
+   so what it replaced is known: another copy's handler goes back at
+   once (it saved ours, which is waited for again), a program's too. */
+#define HANDOVER_POLLS 5000
+static void give_back_one(int i, int wait)
+{
+  static const struct timespec ms = { 0, 1000000 };
+  int polls;
+  for (polls = 0;; ++polls) {
+    struct sigaction now, replaced;
+    if (sigaction(guarded[i], 0, &now) != 0) return;
+    if (ours(&now)) {
+      if (sigaction(guarded[i], &saved[i], &replaced) != 0 || ours(&replaced)) return;
+      sigaction(guarded[i], &replaced, 0);
+      if (!marked(&replaced)) return;
+      continue;
+    }
+    if (!wait || !marked(&now) || polls >= HANDOVER_POLLS) return;
+    nanosleep(&ms, 0);
   }
 }
 
-/* Whether a guard was ever put up in this process, and whether this
-   thread is the one guarding now. */
-static int guard_used;
-static CPUCYCLES_THREAD_LOCAL int guarding_here;
+static void give_back(int n, int wait)
+{
+  int i;
+  for (i = 0; i < n; ++i) give_back_one(i, wait);
+}
 
 /* The kernel copies the handlers into a child, but not the selecting
    thread, so a child forked by another thread while the guard is up would
@@ -199,7 +304,7 @@ static CPUCYCLES_THREAD_LOCAL int guarding_here;
    its end. */
 static void in_forked_child(void)
 {
-  if (__atomic_load_n(&guard_used, __ATOMIC_ACQUIRE) && !guarding_here) give_back(NGUARDED);
+  if (__atomic_load_n(&guard_used, __ATOMIC_ACQUIRE) && !guarding_here) give_back(NGUARDED, 0);
 }
 
 /* Registered at load, not at the first call: that may be made in a signal
@@ -211,24 +316,23 @@ __attribute__((constructor)) static void watch_forks(void)
 
 /* Installs the handlers once for the whole selection. A blocked SIGSEGV
    raised by a fault kills the process, so the four signals are unblocked
-   in this thread until cpucycles_guard_end puts everything back, and any
-   of them pending and blocked is held until then. */
+   in this thread until cpucycles_guard_end puts everything back; any of
+   them that the program blocks and that is pending, or sent meanwhile,
+   is held until then. The order keeps every instant covered: nothing is
+   unblocked before our handler, which holds what is sent, is in place,
+   and at the end the mask blocks again before the handlers go. */
 int cpucycles_guard_begin(void)
 {
   /* Static, as saved[] is: one selection at a time guards, and a first
      call's stack may be a signal handler's 8 KiB. */
   static sigset_t faults;
   static struct sigaction now, sa;
-  int i;
+  int i, k;
 
   sigemptyset(&faults);
   for (i = 0; i < NGUARDED; ++i) sigaddset(&faults, guarded[i]);
   if (sigprocmask(SIG_BLOCK, 0, &saved_mask) != 0) return -1;
   take_pending(&saved_mask);
-  if (sigprocmask(SIG_UNBLOCK, &faults, 0) != 0) {
-    put_back();
-    return -1;
-  }
   /* Set before the first handler is installed: a child that gets one
      also gets the flag and saved[], since fork copies memory after the
      handlers. */
@@ -236,19 +340,21 @@ int cpucycles_guard_begin(void)
   __atomic_store_n(&guard_used, 1, __ATOMIC_RELEASE);
   for (i = 0; i < NGUARDED; ++i) {
     if (sigaction(guarded[i], 0, &now) != 0) break;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fault;
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER | (now.sa_flags & (SA_ONSTACK | SA_RESTART));
+    sigemptyset(&sa.sa_mask);
+    for (k = 0; k < NMARK; ++k) sigaddset(&sa.sa_mask, mark[k]);
+    /* An exchange: what we save is exactly what we replaced, even when
+       another copy installs its own at the same time. */
+    if (sigaction(guarded[i], &sa, &now) != 0) break;
     /* A child forked by another thread in mid-selection inherits our
        handler; what it must give back is what its parent saved. */
     if (!ours(&now)) saved[i] = now;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_fault;
-    sa.sa_flags = SA_SIGINFO | SA_NODEFER | (saved[i].sa_flags & (SA_ONSTACK | SA_RESTART));
-    sigemptyset(&sa.sa_mask);
-    if (sigaction(guarded[i], &sa, 0) != 0) break;
   }
-  if (i < NGUARDED) {
-    give_back(i);
+  if (i < NGUARDED || sigprocmask(SIG_UNBLOCK, &faults, 0) != 0) {
+    give_back(i, 1);
     guarding_here = 0;
-    sigprocmask(SIG_SETMASK, &saved_mask, 0);
     put_back();
     return -1;
   }
@@ -259,8 +365,8 @@ int cpucycles_guard_begin(void)
 void cpucycles_guard_end(void)
 {
   cpucycles_guard_armed = 0;
-  give_back(NGUARDED);
-  guarding_here = 0;
   sigprocmask(SIG_SETMASK, &saved_mask, 0);
+  give_back(NGUARDED, 1);
+  guarding_here = 0;
   put_back();
 }

@@ -4,8 +4,13 @@
 #ifndef __linux__
 #error "os-linux.c is for Linux"
 #endif
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* syscall() */
+#include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 #include "internal.h"
 #include "os.h"
@@ -56,4 +61,54 @@ int cpucycles_os_rdpmc_open(void)
 long long cpucycles_os_timebase(void)
 {
   return cpucycles_cpuinfo_scan("", cpucycles_parse_timebase_line);
+}
+
+/* A private futex: the word lives in this process's memory only, so the
+   kernel keys it by address space and spares the shared-mapping lookup.
+   32-bit hosts with 64-bit time have only the _time64 call; others take
+   the timeout in the kernel's own timespec, which on those hosts is two
+   longs (x32's long is 32 bits, but its timespec, like the kernel's, is
+   64-bit fields: struct timespec there matches). */
+#define WAIT_NS 100000000L
+void cpucycles_os_wait(int *addr, int val)
+{
+#ifdef SYS_futex_time64
+  const long long t64[2] = { 0, WAIT_NS };
+  if (syscall(SYS_futex_time64, addr, FUTEX_WAIT_PRIVATE, val, t64, 0, 0) == 0 || errno != ENOSYS)
+    return;
+#endif
+#ifdef SYS_futex
+  {
+#if defined(__x86_64__) && defined(__ILP32__)
+    const struct timespec t = { 0, WAIT_NS };
+#else
+    const long t[2] = { 0, WAIT_NS };
+#endif
+    syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, &t, 0, 0);
+  }
+#endif
+}
+
+void cpucycles_os_wake(int *addr)
+{
+#ifdef SYS_futex_time64
+  if (syscall(SYS_futex_time64, addr, FUTEX_WAKE_PRIVATE, INT_MAX, 0, 0, 0) >= 0 || errno != ENOSYS)
+    return;
+#endif
+#ifdef SYS_futex
+  syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, INT_MAX, 0, 0, 0);
+#endif
+}
+
+int cpucycles_os_thread(void)
+{
+  return (int)syscall(SYS_gettid);
+}
+
+/* Signal 0 to a thread only checks that it is in our thread group: a tid
+   of another process, even one with the same number in another pid
+   namespace, is ESRCH. */
+int cpucycles_os_thread_alive(int id)
+{
+  return syscall(SYS_tgkill, (long)getpid(), (long)id, 0) == 0 || errno != ESRCH;
 }

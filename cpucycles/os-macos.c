@@ -3,6 +3,7 @@
 #if !(defined(__APPLE__) && defined(__MACH__))
 #error "os-macos.c is for macOS"
 #endif
+#include <pthread.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <sys/sysctl.h>
@@ -47,4 +48,41 @@ int cpucycles_os_rdpmc_open(void)
 long long cpucycles_os_timebase(void)
 {
   return 0;
+}
+
+/* macOS has no futex in its public headers; its compare-and-wait is
+   __ulock_wait/__ulock_wake in libSystem (present since 10.12, what
+   libc++'s std::atomic::wait itself calls; os_sync_wait_on_address, the
+   public wrapper, appeared only in 14.4). A mutex and condition variable
+   would not do: a signal handler may wait here while its own thread held
+   the mutex. The timeout is in microseconds. */
+#define UL_COMPARE_AND_WAIT 1
+#define ULF_WAKE_ALL 0x100
+#define ULF_NO_ERRNO 0x1000000
+extern int __ulock_wait(uint32_t operation, void *addr, uint64_t value, uint32_t timeout_us);
+extern int __ulock_wake(uint32_t operation, void *addr, uint64_t wake_value);
+
+void cpucycles_os_wait(int *addr, int val)
+{
+  __ulock_wait(UL_COMPARE_AND_WAIT | ULF_NO_ERRNO, addr, (uint64_t)(uint32_t)val, 100000);
+}
+
+void cpucycles_os_wake(int *addr)
+{
+  __ulock_wake(UL_COMPARE_AND_WAIT | ULF_WAKE_ALL | ULF_NO_ERRNO, addr, 0);
+}
+
+/* The thread's Mach port name in this task: 32 bits, unique among its
+   live threads. A forked child's copy of the claim names a port the
+   child's task may also use, so the check below cannot tell; the fork
+   handler in api.c clears such claims instead. */
+int cpucycles_os_thread(void)
+{
+  return (int)pthread_mach_thread_np(pthread_self());
+}
+
+int cpucycles_os_thread_alive(int id)
+{
+  (void)id;
+  return 1;
 }

@@ -6,7 +6,7 @@
  * scripts-build/os-<name>.mk adds the file with the OS's other pieces
  * (perf.c on Linux, the shared library's name and link flags). The rest
  * of the library is portable; a new OS brings an os-<name>.c answering
- * these three questions and an os-<name>.mk.
+ * these questions and an os-<name>.mk.
  */
 #ifndef CPUCYCLES_OS_H
 #define CPUCYCLES_OS_H
@@ -27,6 +27,25 @@ int cpucycles_os_rdpmc_open(void);
 /* The PowerPC time base's rate in hz as the OS states it, 0 when it does
    not (the selection then measures it). */
 long long cpucycles_os_timebase(void);
+
+/* Sleeps while *addr holds val, in the kernel, until cpucycles_os_wake
+   on addr, a signal, or a while (at most about 0.1 s) has passed; the
+   caller looks again either way. Async-signal-safe and allocation-free:
+   a handler in one thread may wait for a selection in another. */
+void cpucycles_os_wait(int *addr, int val);
+/* Wakes every thread of this process sleeping on addr. (An OS without a
+   compare-and-wait may sleep 50 us to 1 ms in cpucycles_os_wait and do
+   nothing here: slower, still no spinning.) */
+void cpucycles_os_wake(int *addr);
+
+/* A positive number below 2^30 naming the calling thread among the live
+   threads of its process (Linux: its tid; macOS: its Mach port name; an
+   OS with neither may number threads from a counter, kept thread-local). */
+int cpucycles_os_thread(void);
+/* 0 when no thread of this process is named id, so a claim that names it
+   came with memory copied from another process; 1 when there is one, or
+   the OS cannot tell. */
+int cpucycles_os_thread_alive(int id);
 
 #ifdef __linux__
 /* os-linux.c: the first value line() finds in root/proc/cpuinfo, 0 when

@@ -35,6 +35,16 @@ TEST_CC = $(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) \
           $(if $(DEPFLAGS),$(DEPFLAGS) -MF test/dep/$(@F).d)
 TEST_DIRS = @mkdir -p $(@D) test/dep
 
+# Issue 18: the first call in company (signal handlers, sent faults,
+# vfork, pid namespaces, real-time waiters, a second copy).
+# Portable: handlers; Linux only (SI_TKILL, vfork's sharing, namespaces,
+# sched_setaffinity, the plugin's ELF link): the others.
+COMPANY_TESTS = test/bin/handlers
+COMPANY_LINUX_TESTS = test/bin/sentfault test/bin/vfork test/bin/pidns test/bin/rtwait \
+                      test/bin/twocopies
+THREAD_TESTS += $(COMPANY_TESTS) $(if $(filter linux,$(OS)),test/bin/sentfault)
+TEST_BIN += $(COMPANY_TESTS) $(if $(filter linux,$(OS)),$(COMPANY_LINUX_TESTS))
+
 # The tests reach inside the library: they link the archive that keeps
 # its internal symbols global.
 test/bin/%: $(SRC)/test/%.c $(LIBINT) config.mk
@@ -60,6 +70,19 @@ test/bin/stack-shared: $(SRC)/test/stack.c $(LIBSO) $(LIBLINK) config.mk
 	$(TEST_DIRS)
 	$(TEST_CC) -I$(PKG)/include -I$(SRC)/test -DBOUND_AT_LOAD -o $@ $< \
 	  -L$(PKG)/lib -lcpucycles $(BIND_AT_LOAD) $(BUILD_RPATH) $(LDFLAGS)
+
+# Two copies in one process: the program links the shared library, the
+# plugin (outside test/bin, which test/run runs whole) the archive, with
+# the archive's symbols its own.
+test/bin/twocopies: $(SRC)/test/twocopies.c $(LIBSO) $(LIBLINK) $(PKG)/include/cpucycles.h \
+                    test/lib/plugin.so config.mk
+	$(TEST_DIRS)
+	$(TEST_CC) -I$(PKG)/include -I$(SRC)/test -o $@ $< -L$(PKG)/lib -lcpucycles $(BUILD_RPATH) \
+	  -ldl -pthread $(LDFLAGS)
+
+test/lib/plugin.so: $(SRC)/test/plugin.c $(LIBA) $(PKG)/include/cpucycles.h config.mk
+	$(TEST_DIRS)
+	$(TEST_CC) -I$(PKG)/include -shared -o $@ $< $(LIBA) -Wl,--exclude-libs,ALL $(LDFLAGS)
 
 test/bin/open: $(SRC)/test/open.c $(PKG)/bin/cpucycles-open config.mk
 	$(TEST_DIRS)
