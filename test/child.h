@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* child.h: a test scenario in a fresh child process, with a deadline. */
 #ifndef CHILD_H
 #define CHILD_H

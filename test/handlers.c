@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* handlers.c: a signal handler that calls the library while its own
    thread is making the first call, at any instant of it (before the
    claim, between the claim and the selection, inside it, while

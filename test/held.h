@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* held.h: the tests of issue 18 bring their own table of one counter (it
    replaces the generated one when linked with the internal archive), so
    they know what the first call selects, how often it set the counter

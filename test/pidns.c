@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* pidns.c: the claim on the selection names a thread, not a process id.
    A process that is pid 1 in its pid namespace (a container's init) has
    a thread selecting when it forks a child that is pid 1 in a nested

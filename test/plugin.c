@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* plugin.c: a plugin that carries its own copy of the library, linked
    from the static archive with its symbols kept to itself
    (--exclude-libs), as a plugin built against libcpucycles.a would be.

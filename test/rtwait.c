@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* rtwait.c: a real-time caller that waits for another thread's
    selection on the same CPU gets its answer within a millisecond of the
    selection's end. Everything runs on one CPU: an ordinary thread

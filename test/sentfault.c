@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* sentfault.c: fault signals that someone sends (pthread_kill, kill)
    while the first call is probing go to the program as if the library
    were not there. The selecting thread is held inside its first setup,

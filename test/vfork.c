@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* vfork.c: a vfork child shares its parent's memory while the parent's
    other threads run on. One that calls the library while another thread
    of the parent is selecting must neither wait for that thread (it is
