@@ -4,24 +4,12 @@
 # and cpucycles-open, which changes Linux kernel settings.
 
 OS_CORE = os-linux perf
-LIBSO = $(PKG)/lib/libcpucycles.so.1
-LIBLINK = $(PKG)/lib/libcpucycles.so
 OS_BIN = $(PKG)/bin/cpucycles-open
 OS_NOT_MAN =
-BUILD_RPATH = -Wl,-rpath,$(CURDIR)/$(PKG)/lib
-BUILD_LIBENV =
-# How a program asks for every symbol to be bound when it is loaded.
-BIND_AT_LOAD = -Wl,-z,now
-
-# Only the API is exported (exports.map). -pthread: the library calls
-# pthread functions, which a C library may keep apart (glibc before 2.34
-# in libpthread; from 2.34 they are in libc, and the flag adds nothing).
-EXPORTS = $(SRC)/scripts-build/exports.map
-
-$(LIBSO): $(LIB_OBJ) $(EXPORTS) config.mk
-	@mkdir -p $(@D)
-	$(CC) $(CPUCYCLES_CFLAGS) $(CFLAGS) -shared -pthread -Wl,-z,now -Wl,-soname,libcpucycles.so.1 \
-	  -Wl,--version-script=$(EXPORTS) -o $@ $(LIB_OBJ) $(LDFLAGS)
+# Bound at load: a first call made from a signal handler on a small
+# alternate stack must not run the dynamic linker there.
+SO_LINK_FLAGS = -Wl,-z,now
+include $(SRC)/scripts-build/elf-shared.mk
 
 # Needs nothing of the library: it only changes kernel settings.
 $(PKG)/bin/cpucycles-open: $(SRC)/command/cpucycles-open.c config.mk
