@@ -7,19 +7,24 @@
 #ifndef CPUCYCLES_INTERNAL_H
 #define CPUCYCLES_INTERNAL_H
 
+#include <limits.h> /* any libc header: glibc's defines __GLIBC__ */
 #include <stddef.h>
 #include "counter.h"
 
 #define CPUCYCLES_API __attribute__((visibility("default")))
 
-/* ELF: static TLS, whose access needs no __tls_get_addr (so no dependency
-   on the dynamic loader) and is safe inside a signal handler. Mach-O has
-   one model, dyld's thread-local descriptors; clang there accepts the ELF
-   model attribute silently and ignores it, so it is left out. dyld may
-   allocate on a thread's first access: on macOS, a thread whose very
-   first call into the library is made from a signal handler is not
-   async-signal-safe. */
-#ifdef __ELF__
+/* glibc: static TLS, whose access needs no __tls_get_addr (so no
+   dependency on the dynamic loader) and is safe inside a signal handler;
+   glibc keeps spare static TLS for libraries loaded later, so the library
+   (or a plugin holding the archive) may still be dlopen'ed. musl refuses
+   to dlopen a library whose TLS is initial-exec, so elsewhere the
+   compiler's default model stays: musl allocates a thread's TLS of every
+   library when the library is loaded or the thread created, which makes
+   its __tls_get_addr a lookup, safe in a handler too. Mach-O has one
+   model, dyld's thread-local descriptors; dyld may allocate on a thread's
+   first access: on macOS, a thread whose very first call into the library
+   is made from a signal handler is not async-signal-safe. */
+#if defined(__ELF__) && defined(__GLIBC__)
 #define CPUCYCLES_THREAD_LOCAL __thread __attribute__((tls_model("initial-exec")))
 #else
 #define CPUCYCLES_THREAD_LOCAL __thread

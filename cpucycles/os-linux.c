@@ -8,10 +8,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#include "futexabi.h"
 #include "internal.h"
 #include "os.h"
 
@@ -74,7 +74,7 @@ void cpucycles_os_wait(int *addr, int val)
 {
 #ifdef SYS_futex_time64
   const long long t64[2] = { 0, WAIT_NS };
-  if (syscall(SYS_futex_time64, addr, FUTEX_WAIT_PRIVATE, val, t64, 0, 0) == 0 || errno != ENOSYS)
+  if (syscall(SYS_futex_time64, addr, FUTEXABI_WAIT_PRIVATE, val, t64, 0, 0) == 0 || errno != ENOSYS)
     return;
 #endif
 #ifdef SYS_futex
@@ -84,7 +84,7 @@ void cpucycles_os_wait(int *addr, int val)
 #else
     const long t[2] = { 0, WAIT_NS };
 #endif
-    syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, &t, 0, 0);
+    syscall(SYS_futex, addr, FUTEXABI_WAIT_PRIVATE, val, &t, 0, 0);
   }
 #endif
 }
@@ -92,11 +92,11 @@ void cpucycles_os_wait(int *addr, int val)
 void cpucycles_os_wake(int *addr)
 {
 #ifdef SYS_futex_time64
-  if (syscall(SYS_futex_time64, addr, FUTEX_WAKE_PRIVATE, INT_MAX, 0, 0, 0) >= 0 || errno != ENOSYS)
+  if (syscall(SYS_futex_time64, addr, FUTEXABI_WAKE_PRIVATE, INT_MAX, 0, 0, 0) >= 0 || errno != ENOSYS)
     return;
 #endif
 #ifdef SYS_futex
-  syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, INT_MAX, 0, 0, 0);
+  syscall(SYS_futex, addr, FUTEXABI_WAKE_PRIVATE, INT_MAX, 0, 0, 0);
 #endif
 }
 

@@ -2,11 +2,13 @@
 /* perfabi.c: the library's own declarations of perf_event (perfabi.h)
    against the kernel's <linux/perf_event.h>, wherever a build has that
    header: the same numbers, each field at the same place, each flag bit
-   in the same bit. Built for every Linux host, so make test-cross checks
+   in the same bit; and its futex operations (futexabi.h) against
+   <linux/futex.h>. Built for every Linux host, so make test-cross checks
    the big-endian layouts of the bit-fields too. */
 #include <stddef.h>
 #include <string.h>
 #include "check.h"
+#include "futexabi.h"
 #include "perfabi.h"
 
 #if defined(__has_include)
@@ -22,6 +24,7 @@ int main(void)
   return check_failures;
 }
 #else
+#include <linux/futex.h>
 #include <linux/perf_event.h>
 
 #define SAME_FIELD(ours, theirs, field)                                                      \
@@ -73,6 +76,9 @@ int main(void)
   SAME_FIELD(perfabi_page, perf_event_mmap_page, offset);
   SAME_FIELD(perfabi_page, perf_event_mmap_page, pmc_width);
   SAME_BIT(perfabi_page, perf_event_mmap_page, cap_user_rdpmc, sizeof(struct perfabi_page));
+
+  CHECK(FUTEXABI_WAIT_PRIVATE == FUTEX_WAIT_PRIVATE, "FUTEX_WAIT_PRIVATE");
+  CHECK(FUTEXABI_WAKE_PRIVATE == FUTEX_WAKE_PRIVATE, "FUTEX_WAKE_PRIVATE");
   return check_failures != 0;
 }
 #endif
