@@ -1,0 +1,148 @@
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
+"""tables.py: the two tables of the project, read by configure, the build
+and every test driver, so that a counter or a host is described once.
+
+counters(): cpucycles/options, the counters in the order the first call
+tries them, each with the operating system it belongs to and the kind of
+clock it reads.
+
+HOSTS and TOOLCHAINS: the CPUs the build knows by name and the cross
+toolchains the test drivers use for them.
+
+Importing this module writes nothing (no __pycache__ in a read-only or
+packaged source tree).
+"""
+import collections
+import os
+import sys
+
+sys.dont_write_bytecode = True
+
+SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# --- counters -------------------------------------------------------------
+
+Counter = collections.namedtuple('Counter', 'name os kind')
+
+# The operating system a counter is written for: 'any' builds everywhere
+# its CPU matches; the others only for that OS (configure's OSES).
+COUNTER_OSES = ('any', 'linux', 'macos')
+
+# What a counter's readings are, as cpucycles-info explains them:
+# core        cycles of the core the thread runs on, read directly;
+# core-kernel cycles of this thread, read through the kernel;
+# offcore     a clock beside the core at a fixed rate (RDTSC, timebases);
+# osclock     an OS clock converted to cycles with the estimate;
+# none        no clock at all (every reading 0).
+COUNTER_KINDS = ('core', 'core-kernel', 'offcore', 'osclock', 'none')
+
+
+class TableError(Exception):
+    """A line of a table that does not say what the table needs."""
+
+
+def counters(src=SRC):
+    """cpucycles/options -> [Counter], in the documented order. A counter
+    is named <cpu>-<name>, or default-<name> for one that any CPU builds."""
+    path = os.path.join(src, 'cpucycles', 'options')
+    rows = []
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            fields = line.split('#', 1)[0].split()
+            if not fields:
+                continue
+            where = '%s:%d' % (path, number)
+            if len(fields) != 3:
+                raise TableError('%s: want "name os kind", got %r' % (where, line.strip()))
+            name, os_name, kind = fields
+            if '-' not in name:
+                raise TableError('%s: %s is not named <cpu>-<name>' % (where, name))
+            if os_name not in COUNTER_OSES:
+                raise TableError('%s: os %s is not one of %s' % (where, os_name, ', '.join(COUNTER_OSES)))
+            if kind not in COUNTER_KINDS:
+                raise TableError('%s: kind %s is not one of %s' % (where, kind, ', '.join(COUNTER_KINDS)))
+            if any(r.name == name for r in rows):
+                raise TableError('%s: %s is listed twice' % (where, name))
+            rows.append(Counter(name, os_name, kind))
+    return rows
+
+
+# --- hosts ----------------------------------------------------------------
+
+# name:   the short host name (build/<name>, compilers/<name>, counter
+#         files <name>-*.c); also what --host accepts.
+# cond:   the C condition true only when compiling for it (None for a CPU
+#         with no counters of its own: configure then builds default-*).
+# cpus:   the CPU parts of GNU triplets and of `uname -m` that mean it,
+#         matched as prefixes in this table's order.
+# qemu:   the qemu-user emulator that runs its programs (None: none does).
+# meson:  Meson's cpu_family, for cross files.
+# family: another host whose counter files it builds (x32: amd64's).
+Host = collections.namedtuple('Host', 'name cond cpus qemu meson family')
+
+HOSTS = [
+    Host('amd64', 'defined(__x86_64__) && !defined(__ILP32__)', ('x86_64', 'amd64'),
+         'qemu-x86_64', 'x86_64', None),
+    # amd64's instruction set with 32-bit pointers; qemu-user has no x32 mode
+    Host('x32', 'defined(__x86_64__) && defined(__ILP32__)', ('x32',), None, 'x86_64', 'amd64'),
+    Host('x86', 'defined(__i386__)', ('i386', 'i486', 'i586', 'i686', 'x86'),
+         'qemu-i386', 'x86', None),
+    Host('arm64', 'defined(__aarch64__)', ('aarch64', 'arm64'), 'qemu-aarch64', 'aarch64', None),
+    Host('arm32', 'defined(__arm__)', ('arm',), 'qemu-arm', 'arm', None),
+    Host('riscv64', 'defined(__riscv) && __riscv_xlen == 64', ('riscv64',),
+         'qemu-riscv64', 'riscv64', None),
+    Host('riscv32', 'defined(__riscv) && __riscv_xlen == 32', ('riscv32',),
+         'qemu-riscv32', 'riscv32', None),
+    Host('ppc64', 'defined(__powerpc64__)', ('powerpc64', 'ppc64'), 'qemu-ppc64', 'ppc64', None),
+    Host('ppc32', 'defined(__powerpc__) && !defined(__powerpc64__)', ('powerpc', 'ppc'),
+         'qemu-ppc', 'ppc', None),
+    Host('s390x', 'defined(__s390x__)', ('s390x',), 'qemu-s390x', 's390x', None),
+    Host('mips64', 'defined(__mips64)', ('mips64',), 'qemu-mips64', 'mips64', None),
+    Host('sparc64', 'defined(__sparc__) && defined(__arch64__)', ('sparc64',),
+         'qemu-sparc64', 'sparc64', None),
+    Host('loong64', 'defined(__loongarch64)', ('loongarch64',),
+         'qemu-loongarch64', 'loongarch64', None),
+    # CPUs with no counters of their own: the portable ones (default-*)
+    Host('alpha', None, ('alpha',), 'qemu-alpha', 'alpha', None),
+]
+
+# Cross toolchains: the GNU triplet, the Debian architecture of the C
+# library it links (libc6-dev-<debarch>-cross; None where Debian has none),
+# the host it builds, and whether `make test-cross` runs it (in this order).
+Toolchain = collections.namedtuple('Toolchain', 'triplet debarch host matrix')
+
+TOOLCHAINS = [
+    Toolchain('x86_64-linux-gnu', 'amd64', 'amd64', True),
+    Toolchain('i686-linux-gnu', 'i386', 'x86', True),
+    Toolchain('aarch64-linux-gnu', 'arm64', 'arm64', True),
+    Toolchain('arm-linux-gnueabihf', 'armhf', 'arm32', True),
+    Toolchain('arm-linux-gnueabi', 'armel', 'arm32', False),
+    Toolchain('riscv64-linux-gnu', 'riscv64', 'riscv64', True),
+    Toolchain('powerpc64le-linux-gnu', 'ppc64el', 'ppc64', True),
+    Toolchain('powerpc64-linux-gnu', 'ppc64', 'ppc64', False),
+    Toolchain('powerpc-linux-gnu', 'powerpc', 'ppc32', True),
+    Toolchain('s390x-linux-gnu', 's390x', 's390x', True),
+    Toolchain('mips64el-linux-gnuabi64', 'mips64el', 'mips64', True),
+    Toolchain('mips64-linux-gnuabi64', 'mips64', 'mips64', False),
+    Toolchain('sparc64-linux-gnu', 'sparc64', 'sparc64', True),
+    Toolchain('alpha-linux-gnu', 'alpha', 'alpha', True),
+    Toolchain('x86_64-linux-gnux32', 'x32', 'x32', False),
+    # no Debian compiler ships a C library for these
+    Toolchain('riscv32-linux-gnu', None, 'riscv32', False),
+    Toolchain('loongarch64-linux-gnu', None, 'loong64', False),
+]
+
+
+def host(name):
+    """The HOSTS row of a short name, or None."""
+    return next((h for h in HOSTS if h.name == name), None)
+
+
+def toolchain(triplet):
+    """The TOOLCHAINS row of a triplet, or None."""
+    return next((t for t in TOOLCHAINS if t.triplet == triplet), None)
+
+
+def matrix():
+    """(host, triplet) of every toolchain `make test-cross` runs, in order."""
+    return [(t.host, t.triplet) for t in TOOLCHAINS if t.matrix]
