@@ -45,10 +45,16 @@ all: $(PKG_LIBS) $(PKG)/include/cpucycles.h \
 # configure's inputs: when one changes, config.status runs configure again
 # as it was run. Everything compiled depends on the configuration.
 CONFIGURE_INPUTS = $(SRC)/configure $(SRC)/version $(SRC)/cpucycles/options \
+                   $(SRC)/scripts-build/tables.py \
                    $(wildcard $(SRC)/compilers/*) $(wildcard $(SRC)/scripts-build/os-*.mk)
 config.mk: $(CONFIGURE_INPUTS)
 	@test -f config.status || { echo "$(CURDIR): configured by an older configure;" \
 	  "run configure again" >&2; exit 1; }
+	sh config.status
+
+# configure writes kinds.h beside config.mk; should it go missing alone,
+# configure writes it again.
+kinds.h:
 	sh config.status
 
 obj/%.o: $(SRC)/cpucycles/%.c config.mk
@@ -77,10 +83,11 @@ $(PKG)/include/cpucycles.h: $(SRC)/include/cpucycles.h
 # Linked statically so it runs from the build tree and from any prefix;
 # with --disable-static, against the objects.
 INFO_LIB = $(if $(filter no,$(STATIC)),$(LIBINT),$(LIBA))
+# kinds.h: each counter's kind, which configure writes from cpucycles/options.
 $(PKG)/bin/cpucycles-info: $(SRC)/command/cpucycles-info.c $(INFO_LIB) $(PKG)/include/cpucycles.h \
-                           config.mk
+                           kinds.h config.mk
 	@mkdir -p $(@D)
-	$(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) -I$(PKG)/include -o $@ $< $(INFO_LIB) \
+	$(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) -I$(PKG)/include -I. -o $@ $< $(INFO_LIB) \
 	  $(LDFLAGS)
 
 $(PKG)/man/man3/%.3: $(SRC)/doc/man/%.3

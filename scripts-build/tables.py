@@ -9,11 +9,14 @@ clock it reads.
 HOSTS and TOOLCHAINS: the CPUs the build knows by name and the cross
 toolchains the test drivers use for them.
 
-Importing this module writes nothing (no __pycache__ in a read-only or
-packaged source tree).
+Set sys.dont_write_bytecode before importing it: Python writes a module's
+__pycache__ before running the module, so the line below comes too late
+for this file itself and guards only what it imports. A read-only or
+packaged source tree must get no __pycache__.
 """
 import collections
 import os
+import re
 import sys
 
 sys.dont_write_bytecode = True
@@ -61,6 +64,9 @@ def counters(src=SRC):
                 raise TableError('%s: os %s is not one of %s' % (where, os_name, ', '.join(COUNTER_OSES)))
             if kind not in COUNTER_KINDS:
                 raise TableError('%s: kind %s is not one of %s' % (where, kind, ', '.join(COUNTER_KINDS)))
+            if name.split('-')[0] not in [h.name for h in HOSTS] + ['default']:
+                raise TableError('%s: %s names no host of scripts-build/tables.py HOSTS, nor default'
+                                 % (where, name))
             if any(r.name == name for r in rows):
                 raise TableError('%s: %s is listed twice' % (where, name))
             rows.append(Counter(name, os_name, kind))
@@ -136,6 +142,53 @@ TOOLCHAINS = [
 def host(name):
     """The HOSTS row of a short name, or None."""
     return next((h for h in HOSTS if h.name == name), None)
+
+
+def host_of_cpu(cpu):
+    """The short name of the host a triplet's CPU part or `uname -m`
+    means (its cpus, as prefixes, in table order), or None."""
+    cpu = cpu.lower()
+    return next((h.name for h in HOSTS for p in h.cpus if cpu.startswith(p)), None)
+
+
+def emulator(name, machine=''):
+    """The qemu-user emulator that runs programs of host `name` built by
+    the toolchain of GNU triplet `machine`, or None (x32: qemu-user has no
+    x32 mode). qemu names the other byte order, or ABI, of some CPUs
+    apart, so the triplet decides there. A CPU the table does not know
+    tries qemu-<its name>."""
+    cpu = machine.split('-')[0]
+    little = cpu.endswith('le') or cpu.endswith('el')
+    big = cpu.endswith('_be') or cpu.startswith('armeb')
+    if name == 'ppc64' and little:
+        return 'qemu-ppc64le'
+    if name == 'mips64':
+        base = 'qemu-mipsn32' if 'abin32' in machine else 'qemu-mips64'
+        return base + 'el' if little else base
+    if name == 'arm64' and big:
+        return 'qemu-aarch64_be'
+    if name == 'arm32' and big:
+        return 'qemu-armeb'
+    row = host(name)
+    if row:
+        return row.qemu
+    if re.fullmatch(r'[a-z0-9_]+', name):
+        return 'qemu-' + name
+    return None
+
+
+def debian_arch(triplet):
+    """The Debian architecture of a cross toolchain's C library
+    (libc6-dev-<it>-cross), or None."""
+    row = toolchain(triplet)
+    return row.debarch if row else None
+
+
+def no_debian_compiler(name):
+    """True when Debian packages no cross toolchain for host `name`: every
+    toolchain the table lists for it has no Debian architecture."""
+    rows = [t for t in TOOLCHAINS if t.host == name]
+    return bool(rows) and all(t.debarch is None for t in rows)
 
 
 def toolchain(triplet):

@@ -25,7 +25,7 @@ import tempfile
 import configure_build
 
 # What configure reads from the source tree.
-INPUTS = ['configure', 'version', 'compilers', 'cpucycles', 'include']
+INPUTS = ['configure', 'version', 'compilers', 'cpucycles', 'include', 'scripts-build']
 
 
 def run(cmd, cwd, env=None):
