@@ -1,27 +1,10 @@
 # SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
-# archive.mk: the static libraries of one host (see build.mk, which
-# includes this file): the installed libcpucycles.a, which defines no
-# global symbol but the API, and obj/internal.a for the tests and the
-# benchmark, which reach inside.
-
-LIBINT = obj/internal.a
-
-$(LIBINT): $(LIB_OBJ)
-	rm -f $@
-	$(AR) rc $@ $(LIB_OBJ)
-	$(RANLIB) $@
-
-ifeq ($(OS),macos)
-# zig 0.11 cannot link several Mach-O objects into one relocatable object:
-# the macOS archive holds the objects as they are (hidden symbols, which a
-# Mach-O static link still sees as globals).
-$(LIBA): $(LIB_OBJ)
-	@mkdir -p $(@D)
-	rm -f $@
-	$(AR) rc $@ $(LIB_OBJ)
-	$(RANLIB) $@
-else
-# Elsewhere the archive holds one object, a partial link of the library in
+# archive.mk: the installed static library, libcpucycles.a, on the systems
+# whose objects are ELF (included by os-linux.mk and os-posix.mk; macOS
+# has its own rule in os-macos.mk). It defines no global symbol but the
+# API.
+#
+# The archive holds one object, a partial link of the library in
 # which every hidden (internal) symbol is made local: a program linking it
 # statically sees the API and nothing else to collide with.
 #
@@ -80,4 +63,3 @@ $(LIBA): obj/cpucycles.o
 	$(RANLIB) $@
 
 -include obj/static/*.d
-endif

@@ -19,14 +19,20 @@ COUNTER_OBJ = $(COUNTERS:%=obj/counter-%.o)
 LIB_OBJ = $(CORE_OBJ) $(COUNTER_OBJ)
 INC = -I$(SRC)/cpucycles -I$(SRC)/include
 
+# The installed static library; its rule is the OS file's, since how its
+# objects keep their internal names to themselves differs. LIBINT: the
+# tests' and the benchmark's archive of the same objects, which they
+# reach inside.
 LIBA = $(PKG)/lib/libcpucycles.a
+LIBINT = obj/internal.a
 
 # What differs between operating systems: the library's OS file and any
 # other OS-only sources (OS_CORE), the shared library's name and link
-# (LIBSO, the file; LIBLINK, the link to it for -lcpucycles), programs of
-# that OS alone (OS_BIN) and the man pages of programs it lacks
-# (OS_NOT_MAN), and how a program from the build tree finds the
-# shared library (BUILD_RPATH at link time, BUILD_LIBENV when run).
+# (LIBSO, the file; LIBLINK, the link to it for -lcpucycles) and the rules
+# for it and for the static library (LIBA), programs of that OS alone
+# (OS_BIN) and the man pages of programs it lacks (OS_NOT_MAN), and how a
+# program from the build tree finds the shared library (BUILD_RPATH at
+# link time, BUILD_LIBENV when run).
 include $(SRC)/scripts-build/os-$(OS).mk
 
 # Every man page in doc/man goes into the package, section by its suffix,
@@ -39,8 +45,9 @@ MAN = $(filter-out $(OS_NOT_MAN:%=$(PKG)/man/man1/%), \
 # of the package and of `make install`; the tests still build both.
 PKG_LIBS = $(if $(filter no,$(SHARED)),,$(LIBSO) $(LIBLINK)) $(if $(filter no,$(STATIC)),,$(LIBA))
 
-all: $(PKG_LIBS) $(PKG)/include/cpucycles.h \
-     $(PKG)/bin/cpucycles-info $(OS_BIN) $(MAN) $(PKG)/lib/pkgconfig/cpucycles.pc
+PKG_BIN = $(PKG)/bin/cpucycles-info $(OS_BIN)
+
+all: $(PKG_LIBS) $(PKG)/include/cpucycles.h $(PKG_BIN) $(MAN) $(PKG)/lib/pkgconfig/cpucycles.pc
 
 # configure's inputs: when one changes, config.status runs configure again
 # as it was run. Everything compiled depends on the configuration.
@@ -69,9 +76,10 @@ obj/counter-%.o: $(SRC)/cpucycles/%.c config.mk
 	$(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(INC) \
 	  -DCOUNTER=cpucycles_counter_$(subst -,_,$*) $(DEPFLAGS) -c $< -o $@
 
-# The installed static library (libcpucycles.a) and the tests' archive
-# of internal objects (LIBINT).
-include $(SRC)/scripts-build/archive.mk
+$(LIBINT): $(LIB_OBJ)
+	rm -f $@
+	$(AR) rc $@ $(LIB_OBJ)
+	$(RANLIB) $@
 
 $(LIBLINK): $(LIBSO)
 	ln -sf $(<F) $@
@@ -112,13 +120,19 @@ $(PKG)/lib/pkgconfig/cpucycles.pc: $(SRC)/scripts-build/cpucycles.pc.in config.m
 # The package's bin, lib, include and man go to configure's directories;
 # uninstall takes the same files out of them again (the package tree says
 # which, so it is built first), leaving the directories.
+# The script is told which files: the programs, the shared library and
+# its link as the OS file names them, and whether the static library is
+# built.
 INSTALL_DIRS = "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(LIBDIR)" "$(DESTDIR)$(INCLUDEDIR)" "$(DESTDIR)$(MANDIR)"
+PKG_INSTALL = CPUCYCLES_PROGRAMS="$(notdir $(PKG_BIN))" CPUCYCLES_STATIC=$(STATIC) \
+  CPUCYCLES_SHARED="$(if $(filter no,$(SHARED)),,$(notdir $(LIBSO) $(LIBLINK)))" \
+  sh $(SRC)/scripts-build/install
 
 install: all
-	CPUCYCLES_STATIC=$(STATIC) CPUCYCLES_SHARED=$(SHARED) sh $(SRC)/scripts-build/install $(PKG) $(INSTALL_DIRS)
+	$(PKG_INSTALL) $(PKG) $(INSTALL_DIRS)
 
 uninstall: all
-	CPUCYCLES_STATIC=$(STATIC) CPUCYCLES_SHARED=$(SHARED) sh $(SRC)/scripts-build/install -u $(PKG) $(INSTALL_DIRS)
+	$(PKG_INSTALL) -u $(PKG) $(INSTALL_DIRS)
 
 -include $(SRC)/test/build.mk
 -include $(SRC)/bench/build.mk

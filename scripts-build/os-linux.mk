@@ -10,6 +10,7 @@ OS_NOT_MAN =
 # alternate stack must not run the dynamic linker there.
 SO_LINK_FLAGS = -Wl,-z,now
 include $(SRC)/scripts-build/elf-shared.mk
+include $(SRC)/scripts-build/archive.mk
 
 # Needs nothing of the library: it only changes kernel settings.
 $(PKG)/bin/cpucycles-open: $(SRC)/command/cpucycles-open.c config.mk

@@ -8,3 +8,4 @@ OS_BIN =
 OS_NOT_MAN = cpucycles-open.1
 SO_LINK_FLAGS =
 include $(SRC)/scripts-build/elf-shared.mk
+include $(SRC)/scripts-build/archive.mk
