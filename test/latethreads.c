@@ -61,13 +61,15 @@
 #define SLICE_NS 1000000LL /* of the clock: the count must move in each */
 #define TOLERANCE 0.01     /* of the rate: its measurement and the clocks' drift */
 #define SLACK 1000         /* cycles: a counter that moves in steps */
-#define PER_THREAD_TOLERANCE 0.5
+#define PER_THREAD_TOLERANCE 0.5 /* of the rate: cores at other frequencies */
 #define PER_THREAD_SLACK 1000000 /* cycles of kernel time in the CPU time */
 #define RATE_NS 50000000LL /* the rate's measurement interval */
 #define WRAP 4294967296.0
 
 static int per_thread;           /* the counter counts each thread's own cycles */
-static clockid_t clock_id = CLOCK_MONOTONIC; /* what the counter is held against */
+/* The clock of the rate, the busy times and the slices: the thread's CPU
+   time for a per-thread counter. */
+static clockid_t clock_id = CLOCK_MONOTONIC;
 static double tolerance = TOLERANCE, slack = SLACK;
 static double rate;              /* counts per ns of that clock */
 
