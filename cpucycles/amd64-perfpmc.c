@@ -12,47 +12,22 @@
 #if !defined(__x86_64__)
 #error "amd64-perfpmc is for 64-bit x86"
 #endif
-#include "counter.h"
-#include "internal.h"
-#include "perfpage.h"
 #include "rdpmc.h"
 
-static CPUCYCLES_THREAD_LOCAL struct cpucycles_perf_own own;
-static struct cpucycles_perf_own *mine(void) { return &own; }
+/* Whichever counter the page names. */
+#define PERFUSER_ONLY 0
+#define PERFUSER_CONFIG1 0
 
-static unsigned long long counter(unsigned int n, void *arg)
+static unsigned long long perfuser_counter(unsigned int n, void *arg)
 {
   (void)arg;
   return cpucycles_rdpmc(n);
 }
 
-static struct cpucycles_perf_owner owner = {
-  PERFABI_TYPE_HARDWARE, PERFABI_COUNT_HW_CPU_CYCLES, 0, CPUCYCLES_PERF_MAP, mine, counter, 0
-};
+#include "perfuser.h"
 
-static long long perfpmc_read(void)
+/* Every page (one per core PMU on hybrid x86) allows user-mode reads. */
+static int perfuser_usable(void)
 {
-  long long c;
-  /* One core PMU: the page alone; hybrid: the slow path adds them up. */
-  if (own.perf.n == 1 && cpucycles_perfpage_count(own.perf.page[0], counter, 0, &c))
-    return c + own.shift;
-  return cpucycles_perf_own_count(&owner);
+  return cpucycles_perf_user_read(&own.perf);
 }
-
-static int perfpmc_setup(struct cpucycles_setup *s)
-{
-  if (cpucycles_perf_own_open(&owner) != 0) return -1;
-  if (!cpucycles_perf_user_read(&own.perf)) {
-    cpucycles_perf_own_close(&owner);
-    return -1;
-  }
-  s->kind = CPUCYCLES_CORE;
-  return 0;
-}
-
-static void perfpmc_release(void)
-{
-  cpucycles_perf_own_close(&owner);
-}
-
-COUNTER_DEFINE(perfpmc_read, perfpmc_setup, perfpmc_release);

@@ -16,54 +16,24 @@
 #if !defined(__x86_64__)
 #error "amd64-perfpmcff is for 64-bit x86"
 #endif
-#include "counter.h"
-#include "internal.h"
-#include "perfpage.h"
 #include "rdpmc.h"
 
 /* The page's index of fixed counter 1: its RDPMC number plus one. */
-#define FIXED_INDEX (CPUCYCLES_RDPMC_FIXED_CYCLES + 1)
+#define PERFUSER_ONLY (CPUCYCLES_RDPMC_FIXED_CYCLES + 1)
+#define PERFUSER_CONFIG1 0
 
-static CPUCYCLES_THREAD_LOCAL struct cpucycles_perf_own own;
-static struct cpucycles_perf_own *mine(void) { return &own; }
-
-static unsigned long long fixed_cycles(unsigned int n, void *arg)
+static unsigned long long perfuser_counter(unsigned int n, void *arg)
 {
   (void)n;
   (void)arg;
   return cpucycles_rdpmc(CPUCYCLES_RDPMC_FIXED_CYCLES);
 }
 
-static struct cpucycles_perf_owner owner = {
-  PERFABI_TYPE_HARDWARE, PERFABI_COUNT_HW_CPU_CYCLES, 0, CPUCYCLES_PERF_MAP, mine, fixed_cycles, FIXED_INDEX
-};
+#include "perfuser.h"
 
-static long long perfpmcff_read(void)
+/* perf opened first: without a PMU it fails at once, and each CPUID of
+   the check costs microseconds in a virtual machine. */
+static int perfuser_usable(void)
 {
-  long long c;
-  if (own.perf.n == 1 && cpucycles_perfpage_count_at(own.perf.page[0], FIXED_INDEX, fixed_cycles, 0, &c))
-    return c + own.shift;
-  return cpucycles_perf_own_count(&owner);
+  return own.perf.n == 1 && cpucycles_fixed_cycles_present() && perfuser_page_reads();
 }
-
-static int perfpmcff_setup(struct cpucycles_setup *s)
-{
-  long long c;
-  /* perf first: without a PMU it fails at once, and each CPUID of the
-     check costs microseconds in a virtual machine. */
-  if (cpucycles_perf_own_open(&owner) != 0) return -1;
-  if (own.perf.n != 1 || !cpucycles_fixed_cycles_present() ||
-      !cpucycles_perfpage_count_at(own.perf.page[0], FIXED_INDEX, fixed_cycles, 0, &c)) {
-    cpucycles_perf_own_close(&owner);
-    return -1;
-  }
-  s->kind = CPUCYCLES_CORE;
-  return 0;
-}
-
-static void perfpmcff_release(void)
-{
-  cpucycles_perf_own_close(&owner);
-}
-
-COUNTER_DEFINE(perfpmcff_read, perfpmcff_setup, perfpmcff_release);

@@ -3,7 +3,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <pthread.h>
-#include <stdlib.h>
 #include <unistd.h>
 #include "internal.h"
 #include "os.h"
@@ -104,7 +103,7 @@ __attribute__((constructor)) static void watch_process(void)
 
 static long long estimate(void)
 {
-  return cpucycles_persecond_estimate("", getenv("cpucyclespersecond"));
+  return cpucycles_persecond_here();
 }
 
 static void select_counter(void)

@@ -19,23 +19,19 @@
 #if !defined(__aarch64__)
 #error "arm64-perfpmc is for 64-bit ARM"
 #endif
-#include "counter.h"
-#include "internal.h"
-#include "perfpage.h"
-
 /* attr.config1 of the arm64 PMU: bit 1 asks for user access, bit 0 for a
-   64-bit counter (a cycle event then lands in PMCCNTR_EL0). */
+   64-bit counter (a cycle event then lands in PMCCNTR_EL0). 64 bits where
+   the cycle counter has them, else 32 (pmc_width says). */
 #define USER_ACCESS 2ULL
 #define COUNTER_64BIT 1ULL
+#define PERFUSER_CONFIG1 (USER_ACCESS | COUNTER_64BIT)
+#define PERFUSER_CONFIG1_ELSE USER_ACCESS
 /* The page's index of PMCCNTR_EL0. */
-#define CYCLE_INDEX 32
+#define PERFUSER_ONLY 32
 
-static CPUCYCLES_THREAD_LOCAL struct cpucycles_perf_own own;
-static struct cpucycles_perf_own *mine(void) { return &own; }
-
-/* Hardware counter n: PMCCNTR_EL0 is the only one read here (the owner's
-   `only`); the page names no other for a 64-bit cycle event. */
-static unsigned long long cycle_counter(unsigned int n, void *arg)
+/* PMCCNTR_EL0 is the only counter read here (PERFUSER_ONLY); the page
+   names no other for a 64-bit cycle event. */
+static unsigned long long perfuser_counter(unsigned int n, void *arg)
 {
   unsigned long long t;
   (void)n;
@@ -44,42 +40,11 @@ static unsigned long long cycle_counter(unsigned int n, void *arg)
   return t;
 }
 
-static struct cpucycles_perf_owner owner = {
-  PERFABI_TYPE_HARDWARE, PERFABI_COUNT_HW_CPU_CYCLES, USER_ACCESS | COUNTER_64BIT, CPUCYCLES_PERF_MAP,
-  mine, cycle_counter, CYCLE_INDEX
-};
+#include "perfuser.h"
 
-static long long perfpmc_read(void)
+/* With perf_user_access 0 the event opens but its page names no counter:
+   every read would be a system call. */
+static int perfuser_usable(void)
 {
-  long long c;
-  if (own.perf.n == 1 && cpucycles_perfpage_count_at(own.perf.page[0], CYCLE_INDEX, cycle_counter, 0, &c))
-    return c + own.shift;
-  return cpucycles_perf_own_count(&owner);
+  return perfuser_page_reads();
 }
-
-static int perfpmc_setup(struct cpucycles_setup *s)
-{
-  long long c;
-  /* 64 bits where the cycle counter has them, else 32 (pmc_width says). */
-  owner.config1 = USER_ACCESS | COUNTER_64BIT;
-  if (cpucycles_perf_own_open(&owner) != 0) {
-    owner.config1 = USER_ACCESS;
-    if (cpucycles_perf_own_open(&owner) != 0) return -1;
-  }
-  /* With perf_user_access 0 the event opens but its page names no
-     counter: every read would be a system call. */
-  if (own.perf.n != 1 ||
-      !cpucycles_perfpage_count_at(own.perf.page[0], CYCLE_INDEX, cycle_counter, 0, &c)) {
-    cpucycles_perf_own_close(&owner);
-    return -1;
-  }
-  s->kind = CPUCYCLES_CORE;
-  return 0;
-}
-
-static void perfpmc_release(void)
-{
-  cpucycles_perf_own_close(&owner);
-}
-
-COUNTER_DEFINE(perfpmc_read, perfpmc_setup, perfpmc_release);

@@ -5,7 +5,9 @@
  * A counter file knows one way to read one clock. It defines a read
  * function, a setup function that says what kind of clock it is (or that
  * it is unusable here), and optionally a release function giving back what
- * setup took. It ends with COUNTER_DEFINE(read, setup, release).
+ * setup took. It ends with COUNTER_DEFINE(read, setup, release), or with a
+ * header that holds the body several counters share and ends so
+ * (perfuser.h, for the counters that read a perf event's counter).
  *
  * The build compiles each counter file with -DCOUNTER=<unique name>, so the
  * files never see each other's symbols and need no prefixes of their own.

@@ -83,11 +83,24 @@ int cpucycles_anchor_load(struct cpucycles_anchor *a, struct cpucycles_extend32 
 int cpucycles_anchor_lock(struct cpucycles_anchor *a, struct cpucycles_extend32 *current);
 void cpucycles_anchor_unlock(struct cpucycles_anchor *a, const struct cpucycles_extend32 *next);
 
-/* persecond.c, parse.c and readfile.c: the cycles-per-second estimate. */
+/* persecond.c, parse.c, cpuinfo.c and readfile.c: the cycles-per-second
+   estimate. persecond_here is the estimate for this machine and process
+   (no root; the environment's cpucyclespersecond). */
 #define CPUCYCLES_PERSECOND_DEFAULT 2399987654LL
 #define CPUCYCLES_PERSECOND_MIN 1000000LL
 #define CPUCYCLES_PERSECOND_MAX 100000000000LL
 long long cpucycles_persecond_estimate(const char *root, const char *env);
+long long cpucycles_persecond_here(void);
+/* The estimate as a selection needs it: value when known, else fn() is
+   asked the first time a counter needs it, and its answer kept. A cycle
+   counter that wins on its own never needs it, and a first call is spared
+   reading the files behind it. */
+struct cpucycles_persecond_source {
+  long long value;
+  long long (*fn)(void);
+};
+long long cpucycles_persecond_of(struct cpucycles_persecond_source *ps);
+/* parse.c: figures from text, pure functions of it. */
 long long cpucycles_parse_hz(const char *text, size_t len);
 long long cpucycles_parse_khz(const char *text, size_t len);
 long long cpucycles_parse_cpuinfo_line(const char *line, size_t len);
@@ -97,7 +110,7 @@ long long cpucycles_parse_timebase_line(const char *line, size_t len);
    included; longer ones are skipped. The lines that state a rate are
    short; the long ones (flags) are skipped either way, and the buffer
    lives on a first call's stack, which may be a signal handler's 8 KiB.
-   get() returns what read() would. */
+   get() returns what read() would. cpuinfo.c. */
 #define CPUCYCLES_CPUINFO_LINE 512
 long long cpucycles_cpuinfo_stream(long (*get)(void *, char *, size_t), void *ctx,
                                    long long (*line)(const char *, size_t));
@@ -124,6 +137,10 @@ struct cpucycles_cpuid_tsc {
 long long cpucycles_tscrate_from_cpuid(const struct cpucycles_cpuid_tsc *r);
 long long cpucycles_tscrate(void);
 
+/* rate.c: ticks per second of a clock (only32: of its low 32 bits),
+   measured against the OS clock; 0 when it cannot tell. */
+long long cpucycles_measure_rate(long long (*read)(void), int only32);
+
 /* select.c: the selection, a function of a table of counters. */
 struct cpucycles_trial {
   long long precision;        /* 0: it did not work, or, untraced, it could not win */
@@ -138,19 +155,9 @@ struct cpucycles_trial {
    when done), every other counter released; -1 when none works. */
 int cpucycles_select(const struct cpucycles_option *options, int n, long long persecond,
                      int trace, struct cpucycles_trial *trials);
-/* The estimate as a selection needs it: value when known, else fn() is
-   asked the first time a counter needs it, and its answer kept. A cycle
-   counter that wins on its own never needs it, and a first call is spared
-   reading the files behind it. */
-struct cpucycles_persecond_source {
-  long long value;
-  long long (*fn)(void);
-};
-long long cpucycles_persecond_of(struct cpucycles_persecond_source *ps);
 int cpucycles_select_from(const struct cpucycles_option *options, int n,
                           struct cpucycles_persecond_source *ps, int trace,
                           struct cpucycles_trial *trials);
-long long cpucycles_measure_rate(long long (*read)(void), int only32);
 
 /* chosen.c: the read that cpucycles points at once selection is done. */
 long long (*cpucycles_chosen(long long (*read)(void), const struct cpucycles_trial *t,

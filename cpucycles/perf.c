@@ -14,7 +14,6 @@
 #include <unistd.h>
 #include "internal.h"
 #include "perfpage.h"
-#include "../include/cpucycles.h"
 
 /* An event for this thread; for a hardware event, on the PMU of the given
    type (0: whichever PMU the generic hardware event lands on). Kernels and
@@ -300,7 +299,10 @@ void cpucycles_perf_own_close(struct cpucycles_perf_owner *o)
    gone (an error state, which a pinned event enters when the kernel
    cannot give it a counter) or it could not open any (no descriptors
    left). Readings go on increasing and never decrease. A stopped event's
-   page holds its final count in offset, with index 0. */
+   page holds its final count in offset, with index 0. The rate is the
+   estimate from the persecond sources, the figure cpucycles_persecond()
+   gives, asked here rather than of the API above: a file below api.c
+   never calls it (doc/internals.md). */
 static void start_clock(struct cpucycles_perf_own *t)
 {
   long long base = t->last, stopped = t->shift;
@@ -311,12 +313,13 @@ static void start_clock(struct cpucycles_perf_own *t)
   drop(&t->perf, 1);
   t->base = base;
   t->since = cpucycles_os_ns();
+  if (!t->persecond) t->persecond = cpucycles_persecond_here();
   t->state = CPUCYCLES_PERF_OWN_CLOCK;
 }
 
 static long long on_clock(const struct cpucycles_perf_own *t)
 {
-  double rate = (double)cpucycles_persecond() / 1e9;
+  double rate = (double)t->persecond / 1e9;
   long long ns = cpucycles_os_ns() - t->since;
   return t->base + (long long)((double)(ns > 0 ? ns : 0) * rate);
 }

@@ -57,6 +57,7 @@ struct cpucycles_perf_own {
   long long last;  /* the last count read through the descriptors, shift included */
   long long base;  /* CLOCK: the count when the events failed */
   long long since; /* CLOCK: the OS clock then, in ns */
+  long long persecond; /* CLOCK: the estimate the clock's nanoseconds are scaled by */
   long long at_fork; /* the count as the thread forked, for the child */
 };
 struct cpucycles_perf_owner {

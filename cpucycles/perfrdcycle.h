@@ -11,13 +11,9 @@
    on; otherwise the count comes through the descriptor. The page's offset
    makes the reading the thread's own count. Each counter file includes
    this once, after its architecture check. */
-#include "counter.h"
-#include "internal.h"
-#include "perfpage.h"
 #include "rdcycle.h"
 
-static CPUCYCLES_THREAD_LOCAL struct cpucycles_perf_own own;
-static struct cpucycles_perf_own *mine(void) { return &own; }
+#define PERFUSER_CONFIG1 0
 
 #if __riscv_xlen == 64
 /* Any counter CSR the page names: the kernel puts a cycle event on the
@@ -27,7 +23,7 @@ static struct cpucycles_perf_own *mine(void) { return &own; }
    hence one read per counter. */
 #define HPM(k) \
   case k: __asm__ __volatile__("csrr %0, hpmcounter" #k : "=r"(v)); break;
-static unsigned long long counter_csr(unsigned int n, void *arg)
+static unsigned long long perfuser_counter(unsigned int n, void *arg)
 {
   unsigned long long v = 0;
   (void)arg;
@@ -44,52 +40,26 @@ static unsigned long long counter_csr(unsigned int n, void *arg)
 }
 #undef HPM
 /* Any index the page gives (1 to 32: CSR 0 to 31). */
-#define ONLY 0
+#define PERFUSER_ONLY 0
 #define READABLE(index) ((index) >= 1 && (index) <= 32)
 #else
 /* 32-bit: the cycle CSR alone (index 1), read in two halves; an event
    elsewhere is read through its descriptor. */
-static unsigned long long counter_csr(unsigned int n, void *arg)
+static unsigned long long perfuser_counter(unsigned int n, void *arg)
 {
   (void)n;
   (void)arg;
   return (unsigned long long)cpucycles_rdcycle();
 }
-#define ONLY 1
+#define PERFUSER_ONLY 1
 #define READABLE(index) ((index) == 1)
 #endif
 
-static struct cpucycles_perf_owner owner = {
-  PERFABI_TYPE_HARDWARE, PERFABI_COUNT_HW_CPU_CYCLES, 0, CPUCYCLES_PERF_MAP, mine, counter_csr, ONLY
-};
+#include "perfuser.h"
 
-static long long perfrdcycle_read(void)
+/* A page that names no counter this file reads (user access off, or on 32
+   bits an event off the cycle CSR) would make every read a system call. */
+static int perfuser_usable(void)
 {
-  long long c;
-  if (own.perf.n == 1 && cpucycles_perfpage_count_at(own.perf.page[0], ONLY, counter_csr, 0, &c))
-    return c + own.shift;
-  return cpucycles_perf_own_count(&owner);
+  return own.perf.n == 1 && READABLE(own.perf.page[0]->index) && perfuser_page_reads();
 }
-
-static int perfrdcycle_setup(struct cpucycles_setup *s)
-{
-  long long c;
-  if (cpucycles_perf_own_open(&owner) != 0) return -1;
-  /* A page that names no counter this file reads (user access off, or
-     on 32 bits an event off the cycle CSR) would make every read a
-     system call. */
-  if (own.perf.n != 1 || !READABLE(own.perf.page[0]->index) ||
-      !cpucycles_perfpage_count_at(own.perf.page[0], ONLY, counter_csr, 0, &c)) {
-    cpucycles_perf_own_close(&owner);
-    return -1;
-  }
-  s->kind = CPUCYCLES_CORE;
-  return 0;
-}
-
-static void perfrdcycle_release(void)
-{
-  cpucycles_perf_own_close(&owner);
-}
-
-COUNTER_DEFINE(perfrdcycle_read, perfrdcycle_setup, perfrdcycle_release);

@@ -6,19 +6,9 @@
 #if !defined(__powerpc__) || defined(__powerpc64__)
 #error "ppc32-mftb is for 32-bit PowerPC"
 #endif
+#include "hilo.h"
 #include "timebase.h"
 
-/* The lower half can carry into the upper half between the two reads; an
-   upper half that did not change around the lower read makes them a pair. */
-static long long mftb32_read(void)
-{
-  unsigned int hi, lo, again;
-  do {
-    __asm__ __volatile__("mftbu %0" : "=r"(hi));
-    __asm__ __volatile__("mftb %0" : "=r"(lo));
-    __asm__ __volatile__("mftbu %0" : "=r"(again));
-  } while (hi != again);
-  return (long long)(((unsigned long long)hi << 32) | lo);
-}
+CPUCYCLES_HILO_READ(mftb32_read, "mftbu", "mftb")
 
 COUNTER_DEFINE(mftb32_read, cpucycles_timebase_setup, 0);

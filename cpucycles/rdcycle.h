@@ -13,19 +13,8 @@ static inline long long cpucycles_rdcycle(void)
   return t;
 }
 #else
-/* On 32-bit RISC-V the low half can carry into the high half between the
-   two reads; a high half that did not change around the low read makes
-   them a pair. */
-static inline long long cpucycles_rdcycle(void)
-{
-  unsigned int hi, lo, again;
-  do {
-    __asm__ __volatile__("rdcycleh %0" : "=r"(hi));
-    __asm__ __volatile__("rdcycle %0" : "=r"(lo));
-    __asm__ __volatile__("rdcycleh %0" : "=r"(again));
-  } while (hi != again);
-  return (long long)(((unsigned long long)hi << 32) | lo);
-}
+#include "hilo.h"
+CPUCYCLES_HILO_READ(cpucycles_rdcycle, "rdcycleh", "rdcycle")
 #endif
 
 #endif

@@ -12,7 +12,8 @@ PKG = package
 # Header dependencies (-MMD) unless configure was told a one-off build.
 DEPFLAGS = $(if $(filter no,$(DEPENDENCY_TRACKING)),,-MMD -MP)
 
-CORE = api select scale extend32 anchor guard osclock parse persecond readfile chosen tscrate \
+CORE = api select rate scale extend32 anchor guard osclock parse cpuinfo persecond readfile chosen \
+       tscrate \
        $(OS_CORE)
 CORE_OBJ = $(CORE:%=obj/%.o) obj/options.o
 COUNTER_OBJ = $(COUNTERS:%=obj/counter-%.o)

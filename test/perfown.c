@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "check.h"
+#include <cpucycles.h>
 #include "forkable.h"
 #include "internal.h"
 #include "perfpage.h"
@@ -158,6 +159,9 @@ static void error_state(void)
   busy();
   later = count();
   CHECK(own.state == CPUCYCLES_PERF_OWN_CLOCK, "the failed read switches the thread to the OS clock");
+  CHECK(own.persecond == cpucycles_persecond(),
+        "at the rate cpucycles_persecond() gives (%lld), which perf.c asks of the persecond sources",
+        own.persecond);
   CHECK(after >= before && later > after,
         "and counting goes on from the last count: %lld, %lld, %lld", before, after, later);
 }

@@ -25,8 +25,8 @@ fuzz: $(TARGETS:%=$(OUT)/%)
 $(OUT)/hz: test/fuzz/hz.c cpucycles/parse.c test/fuzz/fuzz.h cpucycles/internal.h
 $(OUT)/cpuinfo_line: test/fuzz/cpuinfo_line.c cpucycles/parse.c test/fuzz/fuzz.h cpucycles/internal.h
 $(OUT)/cpuinfo: test/fuzz/cpuinfo.c cpucycles/parse.c test/fuzz/fuzz.h cpucycles/internal.h
-$(OUT)/stream: test/fuzz/stream.c cpucycles/parse.c cpucycles/persecond.c cpucycles/tscrate.c \
-              cpucycles/readfile.c cpucycles/os-linux.c test/fuzz/fuzz.h cpucycles/internal.h
+$(OUT)/stream: test/fuzz/stream.c cpucycles/parse.c cpucycles/cpuinfo.c test/fuzz/fuzz.h \
+              cpucycles/internal.h
 
 $(OUT)/%:
 	@mkdir -p $(@D)
