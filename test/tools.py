@@ -15,7 +15,9 @@ Import it from any driver with
     sys.path.insert(0, <the test folder>); import tools
 It writes no __pycache__ into the source tree.
 """
+import glob
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -40,12 +42,12 @@ def clean_env(drop=MAKE_VARS + BUILD_VARS, base=None, **extra):
     return env
 
 
-def _call(cmd, cwd, env, timeout, merge, log):
+def _call(cmd, cwd, env, timeout, merge, log, stdin):
     if log:
         log.write('$ %s\n' % ' '.join(shlex.quote(c) for c in cmd))
         log.flush()
     try:
-        p = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
+        p = subprocess.run(cmd, cwd=cwd, env=env, stdin=stdin, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT if merge else subprocess.PIPE, timeout=timeout)
         code = p.returncode
         out = p.stdout.decode('utf-8', 'replace')
@@ -69,17 +71,18 @@ def build_env(cfg):
     return env
 
 
-def run(cmd, cwd=None, env=None, timeout=600, log=None):
+def run(cmd, cwd=None, env=None, timeout=600, log=None, stdin=None):
     """Runs cmd (a list) -> (status, stdout, stderr), decoded. Status -1
     when it could not start or ran out of time, the reason on stderr. log:
-    a file the command line and its output are appended to."""
-    return _call(cmd, cwd, env, timeout, False, log)
+    a file the command line and its output are appended to; stdin: as
+    subprocess takes it (None: this process's)."""
+    return _call(cmd, cwd, env, timeout, False, log, stdin)
 
 
-def output(cmd, cwd=None, env=None, timeout=600, log=None):
+def output(cmd, cwd=None, env=None, timeout=600, log=None, stdin=None):
     """run(), with stderr in stdout, as a terminal shows them -> (status,
     output)."""
-    code, out, err = _call(cmd, cwd, env, timeout, True, log)
+    code, out, err = _call(cmd, cwd, env, timeout, True, log, stdin)
     return code, out + err
 
 
@@ -165,3 +168,25 @@ def tables(src=SRC):
         sys.path.insert(0, path)
     import tables as module
     return module
+
+
+def _make_words(path, pattern):
+    """The lines of a make file that match pattern (a regex with one group
+    of words, and an optional second: the comment)."""
+    with open(path) as f:
+        return [re.match(pattern, l).groups() for l in f if re.match(pattern, l)]
+
+
+def test_sources(src=SRC):
+    """{program name: its C file} of every test folder test/build.mk builds
+    from (its TEST_FOLDERS)."""
+    folders = _make_words(os.path.join(src, 'test', 'build.mk'), r'TEST_FOLDERS = (.+)$')[0][0]
+    return {os.path.basename(p)[:-2]: p for d in folders.split()
+            for p in sorted(glob.glob(os.path.join(src, 'test', d, '*.c')))}
+
+
+def linux_only(src=SRC):
+    """test/platforms.mk -> {test name: what only Linux has}."""
+    rows = _make_words(os.path.join(src, 'test', 'platforms.mk'),
+                       r'LINUX_ONLY \+= (\S+)\s+# (.+)$')
+    return dict(rows)
