@@ -4,7 +4,7 @@
 # Every C file of the test folders is a test program, test/bin/<file
 # name>: adding a test is adding its file (doc/testing.md). The folders
 # say what a test checks; test/include holds what they share.
-TEST_FOLDERS = unit firstcall company fork perf environment
+TEST_FOLDERS = unit extend32 firstcall company fork perf environment
 TEST_SOURCES = $(foreach d,$(TEST_FOLDERS),$(wildcard $(SRC)/test/$(d)/*.c))
 TEST_NAMES = $(basename $(notdir $(TEST_SOURCES)))
 
