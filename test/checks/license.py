@@ -36,7 +36,7 @@ def said(out):
 
 
 def check(t):
-    src, result, skip = t.src, t.result, t.skip
+    src, result = t.src, t.result
     path = os.path.join(src, 'LICENSE')
     if not os.path.isfile(path):
         result(False, 'LICENSE exists')
