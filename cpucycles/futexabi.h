@@ -2,7 +2,7 @@
 /* futexabi.h: the futex operations os-linux.c uses, as numbers of the
    kernel's system call interface, declared here rather than taken from
    <linux/futex.h>: a C library's compiler may see no kernel headers
-   (musl-gcc does not), and these numbers never change. test/perfabi.c
+   (musl-gcc does not), and these numbers never change. test/unit/perfabi.c
    compares them with the kernel's header wherever a build has it. */
 #ifndef CPUCYCLES_FUTEXABI_H
 #define CPUCYCLES_FUTEXABI_H

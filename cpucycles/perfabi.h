@@ -5,7 +5,7 @@
  * comes with the kernel headers, which a C library need not ship: musl's
  * compiler wrapper (musl-gcc) sees none, and the perf counters would not
  * compile there. The interface is the kernel's stable ABI, so a copy of
- * its few pieces is the same on every build; test/perfabi.c compares
+ * its few pieces is the same on every build; test/unit/perfabi.c compares
  * each piece with <linux/perf_event.h> wherever that header exists,
  * including the big-endian hosts of make test-cross, whose bit-fields
  * lie the other way round.

@@ -12,7 +12,9 @@ the emulator); where a tool is missing its checks are skipped, and said so.
 import os
 import shlex
 import shutil
-import subprocess
+
+import tools
+from tools import last_lines, output as run
 
 CMAKE = '''cmake_minimum_required(VERSION 3.13)
 project(user C)
@@ -29,27 +31,6 @@ target_link_libraries(user PRIVATE PkgConfig::CPUCYCLES)
 MESON = '''project('user', 'c')
 executable('user', 'user.c', dependencies: dependency('cpucycles', static: %s))
 '''
-
-# The short host name -> Meson's cpu_family, for a cross file.
-MESON_CPU = {
-    'amd64': 'x86_64', 'x86': 'x86', 'arm64': 'aarch64', 'arm32': 'arm', 'riscv64': 'riscv64',
-    'riscv32': 'riscv32', 'ppc64': 'ppc64', 'ppc32': 'ppc', 's390x': 's390x', 'mips64': 'mips64',
-    'sparc64': 'sparc64', 'loong64': 'loongarch64', 'x32': 'x86_64',
-}
-
-
-def run(cmd, env=None, cwd=None):
-    try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, cwd=cwd,
-                           timeout=600)
-        return p.returncode, p.stdout.decode('utf-8', 'replace')
-    except (OSError, subprocess.TimeoutExpired) as e:
-        return -1, str(e)
-
-
-def last_lines(text, n=3):
-    return ' | '.join(l.strip() for l in text.strip().splitlines()[-n:])
-
 
 def check(cfg, prefix, destdir, env, program, result, skip):
     """env: the environment in which pkg-config finds the staged
@@ -134,7 +115,10 @@ def cross_file(cfg, cc, prefix, destdir, env, work):
         return path
     code, macros = run(cc + ['-dM', '-E', '-x', 'c', os.devnull])
     big = '__BYTE_ORDER__ __ORDER_BIG_ENDIAN__' in macros
-    cpu = MESON_CPU.get(cfg['HOST'], cfg['HOST'])  # alpha, m68k, ... are Meson's names too
+    # Meson's cpu_family from the host table; a host it lacks (configure
+    # takes any CPU for the portable counters) by its own name, as alpha's
+    known = tools.tables(cfg['SRC']).host(cfg['HOST'])
+    cpu = known.meson if known else cfg['HOST']
 
     def strings(items):
         return '[%s]' % ', '.join(repr(i) for i in items)

@@ -8,21 +8,14 @@ dylib; C names carry a leading underscore in the symbol table.
 """
 import os
 import re
-import subprocess
+
+from tools import output
 
 API = {'cpucycles', 'cpucycles_implementation', 'cpucycles_version',
        'cpucycles_persecond', 'cpucycles_tracesetup'}
 CPUTYPE = {'arm64': 0x0100000c, 'amd64': 0x01000007}
 OBJECT, EXECUTE, DYLIB = 1, 2, 6
 LIBSYSTEM = '/usr/lib/libSystem.B.dylib'
-
-
-def output(cmd):
-    try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120)
-        return p.returncode, p.stdout.decode('utf-8', 'replace')
-    except (OSError, subprocess.TimeoutExpired) as e:
-        return -1, str(e)
 
 
 def headers(otool, path):

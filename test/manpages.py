@@ -18,16 +18,12 @@ there checks every page, whatever its version.
 """
 import os
 import shutil
-import subprocess
+
+import tools
 
 
 def run(cmd, env=None):
-    try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-                           timeout=120)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        return -1, '', str(e)
-    return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
+    return tools.run(cmd, env=env, timeout=120)
 
 
 def why(ok, code, text):

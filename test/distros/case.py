@@ -6,9 +6,12 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
 import threading
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(SRC, 'test'))
+import tools  # noqa: E402
 LOGS = os.path.join(SRC, 'build', 'distros')
 STEP_TIMEOUT = 1800
 # The caller's build settings must not leak into a case: each case says
@@ -29,15 +32,8 @@ class Skip(Exception):
 
 
 def clean_env(**extra):
-    env = {k: v for k, v in os.environ.items() if k not in SCRUB}
-    env.update(extra)
-    return env
-
-
-def clean_env(**extra):
-    env = {k: v for k, v in os.environ.items() if k not in SCRUB}
-    env.update(extra)
-    return env
+    """The environment without the caller's build settings, extra added."""
+    return tools.clean_env(drop=SCRUB, **extra)
 
 
 class Case:
@@ -62,15 +58,8 @@ class Case:
         else:
             self.log.write('\n$ (cd %s && %s)\n' % (cwd, command))
         self.log.flush()
-        try:
-            p = subprocess.run(argv, cwd=None if wrap else cwd, env=env or clean_env(),
-                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, timeout=timeout)
-            out, status = p.stdout.decode('utf-8', 'replace'), p.returncode
-        except subprocess.TimeoutExpired as e:
-            out = (e.output or b'').decode('utf-8', 'replace')
-            out += '\ntimed out after %d s\n' % timeout
-            status = -1
+        status, out = tools.output(argv, cwd=None if wrap else cwd, env=env or clean_env(),
+                                   timeout=timeout, stdin=subprocess.DEVNULL)
         self.log.write(out)
         self.log.write('[exit status %d]\n' % status)
         self.log.flush()

@@ -1,10 +1,17 @@
 # SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 """machines.py: the guests of `make test-system`, one row each.
 
-Adding an architecture is adding a row: which Debian release and
-architecture its kernel and busybox come from, the cross compiler that
-builds the suite for it, and the qemu command line that boots it.
+Adding an architecture is adding a row: which Debian release its kernel
+and busybox come from, and the qemu command line that boots it. The
+cross compiler that builds the suite and the Debian architecture of its
+packages are the host's toolchain of make test-cross
+(scripts-build/tables.py), filled in below as 'triplet' and 'debarch'.
 """
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import tools  # noqa: E402
 
 # Options every guest gets: one CPU, no network, no reboot on panic (qemu
 # exits instead), the serial console on qemu's standard input and output.
@@ -17,7 +24,7 @@ APPEND = 'panic=-1 rdinit=/init quiet loglevel=1'
 
 MACHINES = {
     'arm64': {
-        'triplet': 'aarch64-linux-gnu', 'debarch': 'arm64', 'suite': 'bookworm',
+        'suite': 'bookworm',
         'kernel': 'linux-image-arm64', 'image': 'boot/vmlinu[xz]-*',
         # without pauth-impdef, pointer authentication is emulated with the
         # architected algorithm and the boot takes six times longer
@@ -26,14 +33,14 @@ MACHINES = {
     },
     'riscv64': {
         # Debian 12 has no riscv64 port; 13 ships 6.12
-        'triplet': 'riscv64-linux-gnu', 'debarch': 'riscv64', 'suite': 'trixie',
+        'suite': 'trixie',
         'kernel': 'linux-image-riscv64', 'image': 'boot/vmlinu[xz]-*',
         'qemu': ['qemu-system-riscv64', '-M', 'virt', '-cpu', 'rv64',
                  '-bios', '/usr/share/qemu/opensbi-riscv64-generic-fw_dynamic.bin'],
         'console': 'ttyS0',
     },
     'ppc64': {
-        'triplet': 'powerpc64le-linux-gnu', 'debarch': 'ppc64el', 'suite': 'bookworm',
+        'suite': 'bookworm',
         'kernel': 'linux-image-powerpc64le', 'image': 'boot/vmlinu[xz]-*',
         # x-vof skips the slow firmware; the cap-* settings silence the
         # speculation mitigations TCG cannot provide; without -vga none the
@@ -43,13 +50,13 @@ MACHINES = {
         'console': 'hvc0',
     },
     'amd64': {
-        'triplet': 'x86_64-linux-gnu', 'debarch': 'amd64', 'suite': 'bookworm',
+        'suite': 'bookworm',
         'kernel': 'linux-image-cloud-amd64', 'image': 'boot/vmlinu[xz]-*',
         'qemu': ['qemu-system-x86_64', '-M', 'q35', '-accel', 'tcg', '-cpu', 'max', '-vga', 'none'],
         'console': 'ttyS0',
     },
     'mips64': {
-        'triplet': 'mips64el-linux-gnuabi64', 'debarch': 'mips64el', 'suite': 'bookworm',
+        'suite': 'bookworm',
         'kernel': 'linux-image-5kc-malta', 'image': 'boot/vmlinu[xz]-*',
         'qemu': ['qemu-system-mips64el', '-M', 'malta', '-cpu', 'MIPS64R2-generic'],
         'console': 'ttyS0',
@@ -57,3 +64,13 @@ MACHINES = {
 }
 
 ORDER = ['arm64', 'riscv64', 'ppc64', 'amd64', 'mips64']
+
+
+def _from_tables():
+    tables = tools.tables()
+    for arch, machine in MACHINES.items():
+        chain = next(t for t in tables.TOOLCHAINS if t.host == arch and t.matrix)
+        machine['triplet'], machine['debarch'] = chain.triplet, chain.debarch
+
+
+_from_tables()

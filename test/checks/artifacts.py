@@ -12,10 +12,13 @@
 import os
 import shlex
 import shutil
-import subprocess
 import sys
 import tarfile
 import tempfile
+
+from tools import run
+
+RUNS = True
 
 PROGRAM = r'''
 #include <stdio.h>
@@ -28,14 +31,6 @@ int main(void)
   return 0;
 }
 '''
-
-
-def run(cmd, cwd=None):
-    try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, timeout=600)
-        return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
-    except (OSError, subprocess.TimeoutExpired) as e:
-        return -1, '', str(e)
 
 
 def version(cfg):
@@ -136,7 +131,8 @@ def pc_private(build, result):
     result('-pthread' in private, 'cpucycles.pc: Libs.private has -pthread (%s)' % private)
 
 
-def check(cfg, prefix, build, native, result, skip):
+def check(t):
+    cfg, prefix, build, native, result, skip = t.cfg, t.prefix, t.build, t.native, t.result, t.skip
     pc_private(build, result)
     static_links(cfg, prefix, build, result, skip)
     if native:

@@ -29,7 +29,7 @@
 #include "check.h"
 #include "forkable.h"
 #include "internal.h"
-#include "../include/cpucycles.h"
+#include <cpucycles.h>
 
 #define ADMIN_FILE "/etc/cpucyclespersecond"
 

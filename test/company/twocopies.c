@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* twocopies.c: two copies of the library in one process, the program's
-   shared one and a plugin's own (test/plugin.c), both making their
+   shared one and a plugin's own (test/company/plugin.c), both making their
    first call at once. Afterwards the program's fault handlers are the
    ones in place, each copy works, and once the plugin is unloaded a real
    fault reaches the program's handler, not code that is gone. Each try

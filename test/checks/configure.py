@@ -18,25 +18,16 @@ flags, as they were given.
 import os
 import shlex
 import shutil
-import subprocess
 import sys
 import tempfile
 
-import configure_build
+from tools import build_env, config, load_configure, run
+
+NATIVE = True
+
 
 # What configure reads from the source tree.
 INPUTS = ['configure', 'version', 'compilers', 'cpucycles', 'include', 'scripts-build']
-
-
-def run(cmd, cwd, env=None):
-    p = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       timeout=600)
-    return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
-
-
-def config(path):
-    with open(path) as f:
-        return dict(l.rstrip('\n').split(' = ', 1) for l in f if ' = ' in l)
 
 
 def tree(root):
@@ -50,12 +41,13 @@ def tree(root):
     return sorted(seen)
 
 
-def check(cfg, result, skip):
+def check(t):
+    cfg, result, skip = t.cfg, t.result, t.skip
     with tempfile.TemporaryDirectory(prefix='cpucycles-configure.') as scratch:
         for name in INPUTS:
             src = os.path.join(cfg['SRC'], name)
             (shutil.copytree if os.path.isdir(src) else shutil.copy)(src, os.path.join(scratch, name))
-        env = given_env(cfg)
+        env = build_env(cfg)
         configure = [sys.executable, 'configure']
         code, out, err = run(configure, scratch, dict(env, CC='false'))
         result(code == 1 and not os.path.lexists(os.path.join(scratch, 'build')),
@@ -80,20 +72,6 @@ def check(cfg, result, skip):
         gnu(scratch, configure, env, cfg, result)
         from_compiler(scratch, configure, env, cfg, result, skip)
         hosts(scratch, result)
-    configure_build.check(cfg, given_env(cfg), result, skip)
-
-
-# What configure reads from the environment.
-VARS = ('CC', 'CFLAGS', 'CPPFLAGS', 'LDFLAGS', 'AR', 'NM', 'OBJCOPY', 'RANLIB')
-
-
-def given_env(cfg):
-    """The environment with the build's own compiler and flags, as
-    config.mk holds them (make's $$ is one $)."""
-    env = {k: v for k, v in os.environ.items() if k not in VARS}
-    for name in ('CC', 'CFLAGS', 'CPPFLAGS', 'LDFLAGS'):
-        env[name] = cfg.get(name, '').replace('$$', '$')
-    return env
 
 
 def failures(scratch, configure, env, cfg, result):
@@ -189,8 +167,8 @@ def gnu(scratch, configure, env, cfg, result):
            and '-fPIC' in got.get('CPUCYCLES_CFLAGS', '') and got.get('CC') == cfg['CC'],
            'VAR=VALUE arguments beat the environment; CC stays as given, the required flags '
            'apart (%s)' % {k: got.get(k) for k in ('CC', 'CFLAGS', 'LDFLAGS', 'CPUCYCLES_CFLAGS')})
-    opts = load(scratch).parse_args(['--exec-prefix=/opt/x', '--datarootdir=/opt/share',
-                                     '--libdir=${exec_prefix}/lib64'])
+    opts = load_configure(scratch, 'configure_under_test').parse_args(
+        ['--exec-prefix=/opt/x', '--datarootdir=/opt/share', '--libdir=${exec_prefix}/lib64'])
     want = {'bindir': '/opt/x/bin', 'libdir': '/opt/x/lib64', 'includedir': '/usr/local/include',
             'mandir': '/opt/share/man'}
     result(all(opts.get(k) == v for k, v in want.items()),
@@ -214,15 +192,9 @@ def from_compiler(scratch, configure, env, cfg, result, skip):
                % (cc, host, code, got.get('HOST'), err.strip()[-200:]))
 
 
-def load(scratch):
-    from importlib.machinery import SourceFileLoader
-    sys.dont_write_bytecode = True
-    return SourceFileLoader('configure_under_test', os.path.join(scratch, 'configure')).load_module()
-
-
 def hosts(scratch, result):
     """Host names of CPUs and systems configure has nothing of its own for."""
-    conf = load(scratch)
+    conf = load_configure(scratch, 'configure_under_test')
     for name, want in (('alpha-linux-gnu', ('alpha', 'linux')), ('hppa-linux-gnu', ('hppa', 'linux')),
                        ('x86_64-unknown-freebsd14.1', ('amd64', 'posix')),
                        ('i686-gnu', ('x86', 'posix')), ('x86_64-linux-gnux32', ('x32', 'linux')),

@@ -12,11 +12,14 @@ without warnings, and make uninstall takes out exactly what was put.
 import os
 import shlex
 import shutil
-import subprocess
 import tempfile
 
 import consumers
 import manpages
+
+from tools import clean_env, run
+
+RUNS = True
 
 PROGRAM = r'''
 #include <stdio.h>
@@ -38,20 +41,12 @@ SHARED = {'linux': ('libcpucycles.so.1', 'libcpucycles.so'),
           'macos': ('libcpucycles.1.dylib', 'libcpucycles.dylib')}
 
 
-def run(cmd, env=None, cwd=None):
-    try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd,
-                           timeout=600)
-        return p.returncode, p.stdout.decode('utf-8', 'replace'), p.stderr.decode('utf-8', 'replace')
-    except (OSError, subprocess.TimeoutExpired) as e:
-        return -1, '', str(e)
-
-
-def check(cfg, prefix, build, result, skip):
+def check(t):
+    cfg, prefix, build, result, skip = t.cfg, t.prefix, t.build, t.result, t.skip
     with tempfile.TemporaryDirectory(prefix='cpucycles-install.') as destdir:
         # a make of our own: the jobserver of the `make test` around us is
         # not ours to use
-        env = {k: v for k, v in os.environ.items() if k not in ('MAKEFLAGS', 'MFLAGS', 'MAKELEVEL')}
+        env = clean_env(drop=('MAKEFLAGS', 'MFLAGS', 'MAKELEVEL'))
         code, out, err = run(['make', '-s', 'install', 'DESTDIR=' + destdir], env=env, cwd=build)
         result(code == 0, 'make install DESTDIR=... succeeds (%s)' % err.strip()[-200:])
         ours = files_under(destdir)

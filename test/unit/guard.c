@@ -18,26 +18,13 @@
 #include "forkable.h"
 #include "internal.h"
 #include "sigcmp.h"
+#include "probe.h"
 #include "stall.h"
 
 #define PERSECOND 2400000000LL
 
-static volatile int in_probe, fault_done;
 static volatile int *page;
 
-/* The counter whose setup waits, guard armed, until the other thread has
-   faulted and been handled. */
-static long long os_read(void) { return cpucycles_os_ns(); }
-static int held_setup(struct cpucycles_setup *s)
-{
-  stall_raise(&in_probe);
-  if (!stall_await(&fault_done, 10)) return -1;
-  s->kind = CPUCYCLES_OSCLOCK;
-  s->hz = 1000000000;
-  return 0;
-}
-static const struct cpucycles_counter held = { os_read, held_setup, 0 };
-static const struct cpucycles_option table[1] = { { "held", &held } };
 
 /* What the program's own handlers saw. */
 static sigjmp_buf recover;
@@ -111,7 +98,7 @@ static void *fault_in_probe(void *arg)
   ss.ss_size = sizeof altstack;
   ss.ss_flags = 0;
   sigaltstack(&ss, &old);
-  if (stall_await(&in_probe, 10)) {
+  if (stall_await(&probe_in, 10)) {
     sigaction(SIGSEGV, 0, &now);
     guard_was_up = now.sa_sigaction != on_segv;
     if (!sigsetjmp(recover, 1)) {
@@ -121,7 +108,7 @@ static void *fault_in_probe(void *arg)
     pthread_kill(pthread_self(), SIGILL);
   }
   sigaltstack(&old, 0); /* a sanitizer's runtime may own the one we replaced */
-  stall_raise(&fault_done);
+  stall_raise(&probe_done);
   return 0;
 }
 
@@ -133,9 +120,9 @@ static int select_with_faulter(void)
 {
   struct cpucycles_trial t[1];
   int best;
-  in_probe = fault_done = guard_was_up = 0;
+  probe_in = probe_done = guard_was_up = 0;
   pthread_create(&faulter, 0, fault_in_probe, 0);
-  best = cpucycles_select(table, 1, PERSECOND, 0, t);
+  best = cpucycles_select(probe_table, 1, PERSECOND, 0, t);
   pthread_join(faulter, 0);
   return best == 0 && t[0].precision > 0;
 }

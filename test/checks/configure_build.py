@@ -16,29 +16,15 @@ import os
 import re
 import shutil
 import stat
-import subprocess
 import tempfile
+
+from tools import MAKE_VARS, build_env, clean_env, config, last_lines as last, output as run
+
+NATIVE = True
 
 # What a build reads from the source tree.
 SOURCE = ['configure', 'version', 'Makefile', 'compilers', 'cpucycles', 'include', 'command',
           'scripts-build', 'doc', 'test', 'bench']
-
-
-def run(cmd, cwd, env, timeout=600):
-    try:
-        p = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           timeout=timeout)
-        return p.returncode, p.stdout.decode('utf-8', 'replace')
-    except (OSError, subprocess.TimeoutExpired) as e:
-        return -1, str(e)
-
-
-def config(path):
-    try:
-        with open(path) as f:
-            return dict(l.rstrip('\n').split(' = ', 1) for l in f if ' = ' in l)
-    except OSError:
-        return {}
 
 
 def snapshot(root):
@@ -61,12 +47,9 @@ def writable(root, on):
             os.chmod(name, (mode | stat.S_IWUSR) if on else (mode & ~0o222))
 
 
-def last(text, n=3):
-    return ' | '.join(l.strip() for l in text.strip().splitlines()[-n:])
-
-
-def check(cfg, env, result, skip):
-    env = {k: v for k, v in env.items() if k not in ('MAKEFLAGS', 'MFLAGS', 'MAKELEVEL')}
+def check(t):
+    cfg, result, skip = t.cfg, t.result, t.skip
+    env = clean_env(drop=MAKE_VARS, base=build_env(cfg))
     with tempfile.TemporaryDirectory(prefix='cpucycles-build.') as scratch:
         src = os.path.join(scratch, 'src')
         os.mkdir(src)
@@ -132,7 +115,7 @@ def reconfigure(src, b, env, result):
            % (got.get('PREFIX'), said.splitlines()[:1]))
     code, out = run(['make', 'test/bin/arith'], build, env)
     deps = os.path.join(build, 'test', 'dep', 'arith.d')
-    os.utime(os.path.join(src, 'test', 'check.h'))
+    os.utime(os.path.join(src, 'test', 'include', 'check.h'))
     stale, _ = run(['make', '-q', 'test/bin/arith'], build, env)
     result(code == 0 and os.path.exists(deps) and stale == 1,
            'a test program is out of date once a header it includes changes (%d, %d)'

@@ -13,79 +13,113 @@
 
 #define T(s) s, sizeof s - 1
 
+/* Each parser on a text: what it must return. The text's length is its
+   literal's, NUL bytes inside included. */
+struct parse_case {
+  long long (*parse)(const char *, size_t);
+  const char *text;
+  size_t len;
+  long long want;
+  const char *what;
+};
+#define CASE(parser, text, want, what) { cpucycles_parse_##parser, text, sizeof text - 1, want, what }
+#define TABLE(cases) table(cases, sizeof cases / sizeof cases[0])
+
+static void table(const struct parse_case *c, size_t n)
+{
+  size_t i;
+  for (i = 0; i < n; i++) CHECK(c[i].parse(c[i].text, c[i].len) == c[i].want, "%s", c[i].what);
+}
+
+static const struct parse_case parser_cases[] = {
+  CASE(hz, "2400000000", 2400000000LL, "hz: plain number"),
+  CASE(hz, "  3100000000\n", 3100000000LL, "hz: surrounding space and newline"),
+  CASE(hz, "", 0, "hz: empty"),
+  CASE(hz, "\n", 0, "hz: only a newline"),
+  CASE(hz, "fast", 0, "hz: not a number"),
+  CASE(hz, "0", 0, "hz: zero"),
+  CASE(hz, "-2400000000", 0, "hz: negative"),
+  CASE(hz, "+2400000000", 0, "hz: explicit sign"),
+  CASE(hz, "999999", 0, "hz: below 10^6"),
+  CASE(hz, "1000000", 1000000, "hz: exactly 10^6"),
+  CASE(hz, "100000000000", 100000000000LL, "hz: exactly 10^11"),
+  CASE(hz, "100000000001", 0, "hz: above 10^11"),
+  CASE(hz, "99999999999999999999999999999", 0, "hz: would overflow 64 bits"),
+  CASE(hz, "18446744073709551617", 0, "hz: 2^64+1"),
+  CASE(hz, "2400000000 cycles", 0, "hz: trailing words"),
+  CASE(hz, "2.4e9", 0, "hz: exponent notation"),
+  CASE(hz, "2400000000.5", 0, "hz: fraction"),
+  CASE(hz, "24000\0" "00000", 0, "hz: NUL byte inside"),
+  CASE(hz, "2400000000\0", 0, "hz: NUL byte at the end"),
+  CASE(hz, "24 00000000", 0, "hz: space inside"),
+  CASE(khz, "3400000\n", 3400000000LL, "khz: sysfs value"),
+  CASE(khz, "500", 0, "khz: 500 kHz is below range"),
+  CASE(khz, "100000001", 0, "khz: above range"),
+  CASE(khz, "<unknown>\n", 0, "khz: not a number"),
+  CASE(cpuinfo_line, "cpu MHz\t\t: 2096.017", 2096017000LL, "cpuinfo: x86 cpu MHz"),
+  CASE(cpuinfo_line, "cpu MHz\t\t: 3400", 3400000000LL, "cpuinfo: whole MHz"),
+  CASE(cpuinfo_line, "cpu MHz : 1999.9999999", 1999999999LL, "cpuinfo: digits finer than 1 Hz dropped"),
+  CASE(cpuinfo_line, "cpu MHz static  : 5200", 5200000000LL, "cpuinfo: s390x static"),
+  CASE(cpuinfo_line, "cpu MHz dynamic : 5200", 0, "cpuinfo: s390x dynamic ignored"),
+  CASE(cpuinfo_line, "clock\t\t: 3800.000000MHz", 3800000000LL, "cpuinfo: powerpc clock"),
+  CASE(cpuinfo_line, "clock\t\t: 3800.000000", 0, "cpuinfo: powerpc clock without MHz"),
+  CASE(cpuinfo_line, "Cpu0ClkTck\t: 00000000d693a400", 3600000000LL, "cpuinfo: sparc64 hex Hz"),
+  CASE(cpuinfo_line, "CPU MHz\t\t: 2500.00", 2500000000LL, "cpuinfo: LoongArch"),
+  CASE(cpuinfo_line, "cpu MHz\t\t: ", 0, "cpuinfo: empty value"),
+  CASE(cpuinfo_line, "cpu MHz\t\t: 0.000", 0, "cpuinfo: zero"),
+  CASE(cpuinfo_line, "cpu MHz\t\t: -2000", 0, "cpuinfo: negative"),
+  CASE(cpuinfo_line, "cpu MHz\t\t: 2000.", 0, "cpuinfo: dot without digits"),
+  CASE(cpuinfo_line, "cpu MHz\t\t: 200000", 0, "cpuinfo: 200 GHz is out of range"),
+  CASE(cpuinfo_line, "cpu MHzz\t: 2000", 0, "cpuinfo: other key"),
+  CASE(cpuinfo_line, "cpu MHz 2000", 0, "cpuinfo: no colon"),
+  CASE(cpuinfo_line, "bogomips\t: 4192.03", 0, "cpuinfo: bogomips is not a rate"),
+  CASE(cpuinfo_line, "timebase\t: 512000000", 0, "cpuinfo: the PowerPC time base is not the CPU's rate"),
+  CASE(timebase_line, "timebase\t: 512000000", 512000000LL, "timebase: POWER9"),
+  CASE(timebase_line, "timebase : 33333333 ", 33333333LL, "timebase: 33 MHz"),
+  CASE(timebase_line, "timebase\t: 0", 0, "timebase: zero"),
+  CASE(timebase_line, "timebase\t: 512 MHz", 0, "timebase: with a unit"),
+  CASE(timebase_line, "timebase\t: 512000000.5", 0, "timebase: fraction"),
+  CASE(timebase_line, "timebase\t: -512000000", 0, "timebase: negative"),
+  CASE(timebase_line, "timebase 512000000", 0, "timebase: no colon"),
+  CASE(timebase_line, "timebases\t: 512000000", 0, "timebase: other key"),
+  CASE(timebase_line, "clock\t\t: 3800.000000MHz", 0, "timebase: clock line ignored"),
+  CASE(timebase_line, "timebase\t: 5120\0" "00000", 0, "timebase: NUL byte inside"),
+  CASE(cpuinfo, "processor\t: 0\nvendor_id\t: GenuineIntel\n"
+                "cpu MHz\t\t: 2096.017\ncache size\t: 16384 KB\n"
+                "processor\t: 1\ncpu MHz\t\t: 1000.000\n", 2096017000LL,
+       "cpuinfo: the first rate in a whole file"),
+  CASE(cpuinfo, "processor\t: 0\ncpu MHz\t\t: 2096.017", 2096017000LL, "cpuinfo: no final newline"),
+  CASE(cpuinfo, "processor\t: 0\nBogoMIPS\t: 125.00\n", 0, "cpuinfo: no rate at all"),
+  CASE(cpuinfo, "cpu MHz\t\t: junk\ncpu MHz\t\t: 1500\n", 1500000000LL,
+       "cpuinfo: a malformed line is passed over"),
+};
+
 static void parsers(void)
 {
-  CHECK(cpucycles_parse_hz(T("2400000000")) == 2400000000LL, "hz: plain number");
-  CHECK(cpucycles_parse_hz(T("  3100000000\n")) == 3100000000LL, "hz: surrounding space and newline");
-  CHECK(cpucycles_parse_hz(T("")) == 0, "hz: empty");
-  CHECK(cpucycles_parse_hz(T("\n")) == 0, "hz: only a newline");
-  CHECK(cpucycles_parse_hz(T("fast")) == 0, "hz: not a number");
-  CHECK(cpucycles_parse_hz(T("0")) == 0, "hz: zero");
-  CHECK(cpucycles_parse_hz(T("-2400000000")) == 0, "hz: negative");
-  CHECK(cpucycles_parse_hz(T("+2400000000")) == 0, "hz: explicit sign");
-  CHECK(cpucycles_parse_hz(T("999999")) == 0, "hz: below 10^6");
-  CHECK(cpucycles_parse_hz(T("1000000")) == 1000000, "hz: exactly 10^6");
-  CHECK(cpucycles_parse_hz(T("100000000000")) == 100000000000LL, "hz: exactly 10^11");
-  CHECK(cpucycles_parse_hz(T("100000000001")) == 0, "hz: above 10^11");
-  CHECK(cpucycles_parse_hz(T("99999999999999999999999999999")) == 0, "hz: would overflow 64 bits");
-  CHECK(cpucycles_parse_hz(T("18446744073709551617")) == 0, "hz: 2^64+1");
-  CHECK(cpucycles_parse_hz(T("2400000000 cycles")) == 0, "hz: trailing words");
-  CHECK(cpucycles_parse_hz(T("2.4e9")) == 0, "hz: exponent notation");
-  CHECK(cpucycles_parse_hz(T("2400000000.5")) == 0, "hz: fraction");
-  CHECK(cpucycles_parse_hz(T("24000\0" "00000")) == 0, "hz: NUL byte inside");
-  CHECK(cpucycles_parse_hz(T("2400000000\0")) == 0, "hz: NUL byte at the end");
-  CHECK(cpucycles_parse_hz(T("24 00000000")) == 0, "hz: space inside");
-
-  CHECK(cpucycles_parse_khz(T("3400000\n")) == 3400000000LL, "khz: sysfs value");
-  CHECK(cpucycles_parse_khz(T("500")) == 0, "khz: 500 kHz is below range");
-  CHECK(cpucycles_parse_khz(T("100000001")) == 0, "khz: above range");
-  CHECK(cpucycles_parse_khz(T("<unknown>\n")) == 0, "khz: not a number");
-
-  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz\t\t: 2096.017")) == 2096017000LL, "cpuinfo: x86 cpu MHz");
-  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz\t\t: 3400")) == 3400000000LL, "cpuinfo: whole MHz");
-  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz : 1999.9999999")) == 1999999999LL,
-        "cpuinfo: digits finer than 1 Hz dropped");
-  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz static  : 5200")) == 5200000000LL, "cpuinfo: s390x static");
-  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz dynamic : 5200")) == 0, "cpuinfo: s390x dynamic ignored");
-  CHECK(cpucycles_parse_cpuinfo_line(T("clock\t\t: 3800.000000MHz")) == 3800000000LL, "cpuinfo: powerpc clock");
-  CHECK(cpucycles_parse_cpuinfo_line(T("clock\t\t: 3800.000000")) == 0, "cpuinfo: powerpc clock without MHz");
-  CHECK(cpucycles_parse_cpuinfo_line(T("Cpu0ClkTck\t: 00000000d693a400")) == 3600000000LL,
-        "cpuinfo: sparc64 hex Hz");
-  CHECK(cpucycles_parse_cpuinfo_line(T("CPU MHz\t\t: 2500.00")) == 2500000000LL, "cpuinfo: LoongArch");
-  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz\t\t: ")) == 0, "cpuinfo: empty value");
-  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz\t\t: 0.000")) == 0, "cpuinfo: zero");
-  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz\t\t: -2000")) == 0, "cpuinfo: negative");
-  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz\t\t: 2000.")) == 0, "cpuinfo: dot without digits");
-  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz\t\t: 200000")) == 0, "cpuinfo: 200 GHz is out of range");
-  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHzz\t: 2000")) == 0, "cpuinfo: other key");
-  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz 2000")) == 0, "cpuinfo: no colon");
-  CHECK(cpucycles_parse_cpuinfo_line(T("bogomips\t: 4192.03")) == 0, "cpuinfo: bogomips is not a rate");
-  CHECK(cpucycles_parse_cpuinfo_line(T("timebase\t: 512000000")) == 0,
-        "cpuinfo: the PowerPC time base is not the CPU's rate");
-
-  CHECK(cpucycles_parse_timebase_line(T("timebase\t: 512000000")) == 512000000LL, "timebase: POWER9");
-  CHECK(cpucycles_parse_timebase_line(T("timebase : 33333333 ")) == 33333333LL, "timebase: 33 MHz");
-  CHECK(cpucycles_parse_timebase_line(T("timebase\t: 0")) == 0, "timebase: zero");
-  CHECK(cpucycles_parse_timebase_line(T("timebase\t: 512 MHz")) == 0, "timebase: with a unit");
-  CHECK(cpucycles_parse_timebase_line(T("timebase\t: 512000000.5")) == 0, "timebase: fraction");
-  CHECK(cpucycles_parse_timebase_line(T("timebase\t: -512000000")) == 0, "timebase: negative");
-  CHECK(cpucycles_parse_timebase_line(T("timebase 512000000")) == 0, "timebase: no colon");
-  CHECK(cpucycles_parse_timebase_line(T("timebases\t: 512000000")) == 0, "timebase: other key");
-  CHECK(cpucycles_parse_timebase_line(T("clock\t\t: 3800.000000MHz")) == 0, "timebase: clock line ignored");
-  CHECK(cpucycles_parse_timebase_line(T("timebase\t: 5120\0" "00000")) == 0, "timebase: NUL byte inside");
-
-  CHECK(cpucycles_parse_cpuinfo(T("processor\t: 0\nvendor_id\t: GenuineIntel\n"
-                                   "cpu MHz\t\t: 2096.017\ncache size\t: 16384 KB\n"
-                                   "processor\t: 1\ncpu MHz\t\t: 1000.000\n")) == 2096017000LL,
-        "cpuinfo: the first rate in a whole file");
-  CHECK(cpucycles_parse_cpuinfo(T("processor\t: 0\ncpu MHz\t\t: 2096.017")) == 2096017000LL,
-        "cpuinfo: no final newline");
-  CHECK(cpucycles_parse_cpuinfo(T("processor\t: 0\nBogoMIPS\t: 125.00\n")) == 0, "cpuinfo: no rate at all");
-  CHECK(cpucycles_parse_cpuinfo(T("cpu MHz\t\t: junk\ncpu MHz\t\t: 1500\n")) == 1500000000LL,
-        "cpuinfo: a malformed line is passed over");
+  TABLE(parser_cases);
 }
 
 /* More malformed input: every parser rejects it, none reads past it. */
+static const struct parse_case hostile_cases[] = {
+  CASE(hz, "0x8f0d1800", 0, "hz: hexadecimal"),
+  CASE(hz, "\xff\xfe" "2400000000", 0, "hz: bytes above 127 first"),
+  CASE(hz, "9223372036854775807", 0, "hz: 2^63-1"),
+  CASE(hz, "00000000000000000000002400000000", 2400000000LL, "hz: leading zeros"),
+  CASE(khz, "18446744073709551616", 0, "khz: 2^64"),
+  CASE(khz, "9223372036854776", 0, "khz: overflows only once multiplied by 1000"),
+  CASE(cpuinfo_line, "cpu MHz\t\t: 12:34", 0, "cpuinfo: a second colon"),
+  CASE(cpuinfo_line, "cpu MHz\t\t: 1000.000\r", 1000000000LL, "cpuinfo: CR before the end"),
+  CASE(cpuinfo_line, "cpu\0MHz\t\t: 1000", 0, "cpuinfo: NUL in the key"),
+  CASE(cpuinfo_line, "cpu MHz\t\t: 99999999999999999999.5", 0, "cpuinfo: MHz beyond 2^64"),
+  CASE(cpuinfo_line, "cpu MHz\t\t: 1000.00000000000000000000000000001", 1000000000LL,
+       "cpuinfo: 32 fraction digits"),
+  CASE(cpuinfo_line, "Cpu0ClkTck\t: ffffffffffffffffffff", 0, "cpuinfo: hex beyond 2^64"),
+  CASE(cpuinfo_line, "Cpu0ClkTck\t: ", 0, "cpuinfo: hex with no digits"),
+  CASE(cpuinfo_line, ":", 0, "cpuinfo: only a colon"),
+  CASE(cpuinfo_line, "", 0, "cpuinfo: empty line"),
+  CASE(cpuinfo, "\n\n\n", 0, "cpuinfo: only newlines"),
+};
+
 static void hostile_text(void)
 {
   char spaces[10000];
@@ -94,23 +128,7 @@ static void hostile_text(void)
   CHECK(cpucycles_parse_hz(spaces, sizeof spaces) == 2400000000LL, "hz: a number amid 9990 spaces");
   spaces[7000] = '\0';
   CHECK(cpucycles_parse_hz(spaces, sizeof spaces) == 0, "hz: the same with a NUL byte in the spaces");
-  CHECK(cpucycles_parse_hz(T("0x8f0d1800")) == 0, "hz: hexadecimal");
-  CHECK(cpucycles_parse_hz(T("\xff\xfe" "2400000000")) == 0, "hz: bytes above 127 first");
-  CHECK(cpucycles_parse_hz(T("9223372036854775807")) == 0, "hz: 2^63-1");
-  CHECK(cpucycles_parse_hz(T("00000000000000000000002400000000")) == 2400000000LL, "hz: leading zeros");
-  CHECK(cpucycles_parse_khz(T("18446744073709551616")) == 0, "khz: 2^64");
-  CHECK(cpucycles_parse_khz(T("9223372036854776")) == 0, "khz: overflows only once multiplied by 1000");
-  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz\t\t: 12:34")) == 0, "cpuinfo: a second colon");
-  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz\t\t: 1000.000\r")) == 1000000000LL, "cpuinfo: CR before the end");
-  CHECK(cpucycles_parse_cpuinfo_line(T("cpu\0MHz\t\t: 1000")) == 0, "cpuinfo: NUL in the key");
-  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz\t\t: 99999999999999999999.5")) == 0, "cpuinfo: MHz beyond 2^64");
-  CHECK(cpucycles_parse_cpuinfo_line(T("cpu MHz\t\t: 1000.00000000000000000000000000001")) == 1000000000LL,
-        "cpuinfo: 32 fraction digits");
-  CHECK(cpucycles_parse_cpuinfo_line(T("Cpu0ClkTck\t: ffffffffffffffffffff")) == 0, "cpuinfo: hex beyond 2^64");
-  CHECK(cpucycles_parse_cpuinfo_line(T("Cpu0ClkTck\t: ")) == 0, "cpuinfo: hex with no digits");
-  CHECK(cpucycles_parse_cpuinfo_line(T(":")) == 0, "cpuinfo: only a colon");
-  CHECK(cpucycles_parse_cpuinfo_line(T("")) == 0, "cpuinfo: empty line");
-  CHECK(cpucycles_parse_cpuinfo(T("\n\n\n")) == 0, "cpuinfo: only newlines");
+  TABLE(hostile_cases);
 }
 
 /* A source handing out text in pieces of at most `chunk` bytes, failing

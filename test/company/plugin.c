@@ -2,7 +2,7 @@
 /* plugin.c: a plugin that carries its own copy of the library, linked
    from the static archive with its symbols kept to itself
    (--exclude-libs), as a plugin built against libcpucycles.a would be.
-   test/twocopies.c loads it into a program linked with the shared
+   test/company/twocopies.c loads it into a program linked with the shared
    library: two copies, two guards, one process. */
 #include <string.h>
 #include <cpucycles.h>

@@ -23,7 +23,7 @@ static long long segv_read(void) { return *unmapped; }
 /* A fault as a probe raises it, with the kernel's own siginfo: an illegal
    instruction where one is at hand, else a read of the inaccessible page.
    A raise() would be a sent signal, which the guard leaves to the
-   program (test/sentfault.c). */
+   program (test/company/sentfault.c). */
 static void fault(void)
 {
 #if defined(__x86_64__) || defined(__i386__)

@@ -19,6 +19,7 @@
 #include "forkable.h"
 #include "internal.h"
 #include "sigcmp.h"
+#include "probe.h"
 #include "stall.h"
 
 #define PERSECOND 2400000000LL
@@ -96,31 +97,19 @@ static int fork_and_check(int *inside)
   return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-/* Part one: the selection held inside a guarded setup. */
-static volatile int in_probe, forks_done;
-static long long os_read(void) { return cpucycles_os_ns(); }
-static int held_setup(struct cpucycles_setup *s)
-{
-  stall_raise(&in_probe);
-  if (!stall_await(&forks_done, 30)) return -1;
-  s->kind = CPUCYCLES_OSCLOCK;
-  s->hz = 1000000000;
-  return 0;
-}
-static const struct cpucycles_counter held = { os_read, held_setup, 0 };
-static const struct cpucycles_option table[1] = { { "held", &held } };
+/* Part one: the selection held inside a guarded setup (probe.h). */
 static int held_good, held_inside;
 
 static void *fork_while_held(void *arg)
 {
   int i, inside;
   (void)arg;
-  if (stall_await(&in_probe, 30))
+  if (stall_await(&probe_in, 30))
     for (i = 0; i < HELD_FORKS; ++i) {
       held_good += fork_and_check(&inside);
       held_inside += inside;
     }
-  stall_raise(&forks_done);
+  stall_raise(&probe_done);
   return 0;
 }
 
@@ -128,8 +117,9 @@ static void held_guard(void)
 {
   struct cpucycles_trial t[1];
   pthread_t forker;
+  probe_wait = 30; /* all HELD_FORKS forks and their children happen inside the hold */
   pthread_create(&forker, 0, fork_while_held, 0);
-  cpucycles_select(table, 1, PERSECOND, 0, t);
+  cpucycles_select(probe_table, 1, PERSECOND, 0, t);
   pthread_join(forker, 0);
   CHECK(held_inside == HELD_FORKS, "%d forks while the guard was held up (%d)", HELD_FORKS, held_inside);
   CHECK(held_good == HELD_FORKS,

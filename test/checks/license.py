@@ -10,9 +10,12 @@ comment syntax for must fail rather than pass.
 """
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
+
+from tools import output
+
+NATIVE = True
 
 # The first line of each license's standard text, by SPDX identifier.
 TEXTS = {'CC0-1.0': 'CC0 1.0 Universal', '0BSD': 'BSD Zero Clause License',
@@ -25,16 +28,15 @@ def read(path):
 
 
 def spdx(src, args):
-    p = subprocess.run([sys.executable, os.path.join(src, 'autogen', 'spdx.py')] + args,
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    return p.returncode, p.stdout.decode('utf-8', 'replace') + p.stderr.decode('utf-8', 'replace')
+    return output([sys.executable, os.path.join(src, 'autogen', 'spdx.py')] + args)
 
 
 def said(out):
     return out.strip().replace('\n', '; ')[:400]
 
 
-def check(src, result, skip):
+def check(t):
+    src, result = t.src, t.result
     path = os.path.join(src, 'LICENSE')
     if not os.path.isfile(path):
         result(False, 'LICENSE exists')

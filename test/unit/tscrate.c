@@ -27,6 +27,9 @@ static const struct cpucycles_cpuid_tsc epyc_bhyve = {
   0xd, 0xfed83203, 0, 0, 0, 0, 0x40000000, 0, 0x80000021, INVARIANT
 };
 
+/* The rate from a CPU's registers with one of them changed. */
+#define ALTERED(cpu, reg, value) (r = (cpu), r.reg = (value), cpucycles_tscrate_from_cpuid(&r))
+
 int main(void)
 {
   struct cpucycles_cpuid_tsc r;
@@ -37,30 +40,14 @@ int main(void)
         "Core i7-12700K: 38.4 MHz crystal * 188 / 2 = 3609.6 MHz");
   CHECK(cpucycles_tscrate_from_cpuid(&epyc_bhyve) == 0, "AMD EPYC VM: no rate stated");
 
-  r = i7_12700k;
-  r.ext7_edx = 0;
-  CHECK(cpucycles_tscrate_from_cpuid(&r) == 0, "TSC not invariant: no rate");
-  r = i7_12700k;
-  r.max_extended = 0x80000006;
-  CHECK(cpucycles_tscrate_from_cpuid(&r) == 0, "leaf 0x80000007 beyond the maximum: no rate");
-  r = i7_12700k;
-  r.max_basic = 0x14;
-  CHECK(cpucycles_tscrate_from_cpuid(&r) == 0, "leaves 0x15/0x16 beyond the maximum are not read");
-  r = i7_12700k;
-  r.max_basic = 0x15;
-  CHECK(cpucycles_tscrate_from_cpuid(&r) == 3609600000LL, "leaf 0x15 alone suffices");
-  r = i7_12700k;
-  r.leaf15_eax = 0;
-  CHECK(cpucycles_tscrate_from_cpuid(&r) == 3600000000LL, "zero denominator: falls to leaf 0x16");
-  r = i7_12700k;
-  r.leaf15_ebx = 0;
-  CHECK(cpucycles_tscrate_from_cpuid(&r) == 3600000000LL, "zero numerator: falls to leaf 0x16");
-  r = g4600;
-  r.leaf16_eax = 0xffff0e10;
-  CHECK(cpucycles_tscrate_from_cpuid(&r) == 3600000000LL, "leaf 0x16: only EAX[15:0] is MHz");
-  r = g4600;
-  r.leaf16_eax = 0;
-  CHECK(cpucycles_tscrate_from_cpuid(&r) == 0, "leaf 0x16 zero: no rate");
+  CHECK(ALTERED(i7_12700k, ext7_edx, 0) == 0, "TSC not invariant: no rate");
+  CHECK(ALTERED(i7_12700k, max_extended, 0x80000006) == 0, "leaf 0x80000007 beyond the maximum: no rate");
+  CHECK(ALTERED(i7_12700k, max_basic, 0x14) == 0, "leaves 0x15/0x16 beyond the maximum are not read");
+  CHECK(ALTERED(i7_12700k, max_basic, 0x15) == 3609600000LL, "leaf 0x15 alone suffices");
+  CHECK(ALTERED(i7_12700k, leaf15_eax, 0) == 3600000000LL, "zero denominator: falls to leaf 0x16");
+  CHECK(ALTERED(i7_12700k, leaf15_ebx, 0) == 3600000000LL, "zero numerator: falls to leaf 0x16");
+  CHECK(ALTERED(g4600, leaf16_eax, 0xffff0e10) == 3600000000LL, "leaf 0x16: only EAX[15:0] is MHz");
+  CHECK(ALTERED(g4600, leaf16_eax, 0) == 0, "leaf 0x16 zero: no rate");
   r = i7_12700k;
   r.leaf15_ecx = 0xffffffff;
   r.leaf15_ebx = 0xffffffff;
