@@ -58,8 +58,10 @@ class Guest:
             qemu[qemu.index('-cpu') + 1] = cpu
             self.machine['qemu'] = qemu
         self.build = os.path.abspath(build)
-        # test/lib: twocopies' plugin, which test/bin cannot hold (test/run runs all of it)
-        self.trees = [os.path.join(self.build, d) for d in ('package', 'test/bin', 'test/lib')]
+        # test/lib: twocopies' plugin, which test/bin cannot hold (test/run runs all of it);
+        # system: the harness's own programs (sigtrace)
+        self.trees = [os.path.join(self.build, d)
+                      for d in ('package', 'test/bin', 'test/lib', 'system')]
         self.trees = [t for t in self.trees if os.path.isdir(t)] + list(extra_trees)
         self.lines = queue.Queue()
         self.lock = threading.Lock()

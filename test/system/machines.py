@@ -2,10 +2,13 @@
 """machines.py: the guests of `make test-system`, one row each.
 
 Adding an architecture is adding a row: which Debian release its kernel
-and busybox come from, and the qemu command line that boots it. The
-cross compiler that builds the suite and the Debian architecture of its
-packages are the host's toolchain of make test-cross
-(scripts-build/tables.py), filled in below as 'triplet' and 'debarch'.
+and busybox come from, the qemu command line that boots it and the
+kernel's console there; 'refused', where the kernel refuses a counter
+that the CPU has, says how the refusal shows (test/system/run checks
+that the library's guard takes it). The cross compiler that builds the
+suite and the Debian architecture of its packages are the host's
+toolchain of make test-cross (scripts-build/tables.py), filled in below
+as 'triplet' and 'debarch'.
 """
 import os
 import sys
@@ -61,9 +64,36 @@ MACHINES = {
         'qemu': ['qemu-system-mips64el', '-M', 'malta', '-cpu', 'MIPS64R2-generic'],
         'console': 'ttyS0',
     },
+    'arm32': {
+        'suite': 'bookworm',
+        'kernel': 'linux-image-armmp-lpae', 'image': 'boot/vmlinu[xz]-*',
+        # qemu's cortex-a15 has the PMU (PMCCNTR exists); the kernel leaves
+        # user access to it off, and the virt board describes no v7 PMU,
+        # so no perf cycles event either
+        'qemu': ['qemu-system-arm', '-M', 'virt', '-cpu', 'cortex-a15'],
+        'console': 'ttyAMA0',
+        # the counter this kernel refuses, and how the refusal looks: the
+        # signal and the faulting instruction word, as (mask, value) pairs
+        # (mrc p15, 0, Rt, c9, c13, 0 in A32 and in T32, whose two
+        # halfwords a little-endian word read holds swapped), any Rt
+        'refused': {'counter': 'arm32-cortex', 'signal': 4, 'what': 'PMCCNTR read',
+                    'insn': [(0x0FFF0FFF, 0x0E190F1D), (0x0FFFFFFF, 0x0F1DEE19)]},
+    },
+    'x86': {
+        'suite': 'bookworm',
+        'kernel': 'linux-image-686', 'image': 'boot/vmlinu[xz]-*',
+        'qemu': ['qemu-system-i386', '-M', 'pc', '-accel', 'tcg', '-cpu', 'max', '-vga', 'none'],
+        'console': 'ttyS0',
+    },
+    's390x': {
+        'suite': 'bookworm',
+        'kernel': 'linux-image-s390x', 'image': 'boot/vmlinu[xz]-*',
+        'qemu': ['qemu-system-s390x', '-M', 's390-ccw-virtio', '-cpu', 'max'],
+        'console': 'ttysclp0',
+    },
 }
 
-ORDER = ['arm64', 'riscv64', 'ppc64', 'amd64', 'mips64']
+ORDER = ['arm64', 'riscv64', 'ppc64', 'amd64', 'mips64', 'arm32', 'x86', 's390x']
 
 
 def _from_tables():
