@@ -214,7 +214,7 @@ static CPUCYCLES_THREAD_LOCAL volatile int guarding_here;
 /* An exchange of our handler for signal i is under way (i + 1), by this
    thread if settling_here: until it returns, saved[i] holds what a look
    just before it found, which another copy may have replaced meanwhile. */
-static volatile sig_atomic_t settling;
+static int settling; /* atomic */
 static CPUCYCLES_THREAD_LOCAL volatile int settling_here;
 /* How often this thread's fault was sent back to wait for one. */
 static CPUCYCLES_THREAD_LOCAL int refaults;
@@ -236,7 +236,8 @@ static void on_fault(int sig, siginfo_t *info, void *context)
   if (cpucycles_guard_armed && !sent(info)) siglongjmp(cpucycles_guard_jump, 1);
   for (i = 0; i < NGUARDED; ++i) {
     if (guarded[i] != sig) continue;
-    if (settling == i + 1 && !settling_here && !sent(info) && refaults < SETTLE_WAITS) {
+    if (__atomic_load_n(&settling, __ATOMIC_ACQUIRE) == i + 1 && !settling_here && !sent(info) &&
+        refaults < SETTLE_WAITS) {
       ++refaults;
       nanosleep(&pause, 0);
       return;
@@ -314,10 +315,10 @@ static int exchange(int i, const struct sigaction *sa, const struct sigaction *b
   int r;
   if (!ours(before)) saved[i] = *before;
   settling_here = 1;
-  settling = i + 1;
+  __atomic_store_n(&settling, i + 1, __ATOMIC_SEQ_CST);
   r = sigaction(guarded[i], sa, &replaced);
   if (r == 0 && !ours(&replaced)) saved[i] = replaced;
-  settling = 0;
+  __atomic_store_n(&settling, 0, __ATOMIC_RELEASE);
   settling_here = 0;
   return r;
 }
@@ -415,15 +416,18 @@ static void our_handler(struct sigaction *sa, const struct sigaction *before)
    The holder gives SIGILL back last. A copy whose turn this thread
    interrupted (a first call in a signal handler) cannot finish until
    this one does, so this one nests over it at once, as it does after
-   5 s for a holder stopped some other way. Returns 0 with SIGILL ours. */
+   5 s for a holder stopped some other way. Returns 0 with SIGILL
+   (guarded[0]) ours. */
 static int take_turn(void)
 {
   static struct sigaction now, sa;
   int polls;
   for (polls = 0;; ++polls) {
-    if (sigaction(SIGILL, 0, &now) != 0) return -1;
+    if (sigaction(guarded[0], 0, &now) != 0) return -1;
     if (ours(&now)) {
-      /* Put back over ours by a copy that expects us to undo it. */
+      /* Put back over ours by a copy that expects us to undo it; after
+         5 s, kept, nested over what it replaced. */
+      if (polls >= HANDOVER_POLLS) return 0;
       give_back_one(0, 1);
       continue;
     }
@@ -462,14 +466,11 @@ int cpucycles_guard_begin(void)
      handlers. */
   guarding_here = 1;
   __atomic_store_n(&guard_used, 1, __ATOMIC_RELEASE);
-  i = 0;
-  if (guarded[0] == SIGILL && take_turn() == 0) i = 1;
-  if (i == 1)
-    for (; i < NGUARDED; ++i) {
-      if (sigaction(guarded[i], 0, &now) != 0) break;
-      our_handler(&sa, &now);
-      if (exchange(i, &sa, &now) != 0) break;
-    }
+  for (i = take_turn() == 0 ? 1 : 0; i > 0 && i < NGUARDED; ++i) {
+    if (sigaction(guarded[i], 0, &now) != 0) break;
+    our_handler(&sa, &now);
+    if (exchange(i, &sa, &now) != 0) break;
+  }
   if (i < NGUARDED || sigprocmask(SIG_UNBLOCK, &faults, 0) != 0) {
     give_back(i, 1);
     guarding_here = 0;

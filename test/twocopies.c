@@ -51,7 +51,7 @@ static const int faults[4] = { SIGILL, SIGFPE, SIGBUS, SIGSEGV };
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define NO_WIDENING 1
 #endif
-static volatile int widening;
+static volatile int widening, interrupt_at_turn;
 #ifndef NO_WIDENING
 static int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
 
@@ -60,6 +60,12 @@ __attribute__((visibility("default"))) int sigaction(int sig, const struct sigac
 {
   static const struct timespec t = { 0, 100000 };
   int r = real_sigaction(sig, act, old), i;
+  /* A copy has just taken its turn (its guard on SIGILL): a signal
+     handler interrupts it here. */
+  if (r == 0 && interrupt_at_turn && sig == SIGILL && act && (act->sa_flags & SA_SIGINFO)) {
+    interrupt_at_turn = 0;
+    raise(SIGUSR2);
+  }
   if (r == 0 && widening)
     for (i = 0; i < 4; ++i)
       if (sig == faults[i]) nanosleep(&t, 0);
@@ -218,6 +224,59 @@ static int one(void)
   return bad | real_fault();
 }
 
+/* The plugin's first call in a signal handler that interrupts the
+   program's copy just after it took its turn, in the same thread: the
+   interrupted copy cannot finish first, so the plugin's must guard over
+   it at once rather than wait for it (the wait would end after 5 s). */
+static volatile double in_handler_seconds;
+
+static double now_seconds(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void first_call_in_handler(int sig)
+{
+  double t0 = now_seconds();
+  (void)sig;
+  plugin_ok = plugin_first_call();
+  in_handler_seconds = now_seconds() - t0;
+}
+
+/* Exit bits as for one(), and 64: the call in the handler took 1 s. */
+static int interrupted(void)
+{
+  struct sigaction sa, st;
+  void *plugin;
+  int i, bad = 0;
+
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = program_handler;
+  sa.sa_flags = SA_SIGINFO;
+  sigemptyset(&sa.sa_mask);
+  for (i = 0; i < 4; ++i)
+    if (sigaction(faults[i], &sa, 0) != 0) return 16;
+  memset(&st, 0, sizeof st);
+  st.sa_handler = first_call_in_handler;
+  sigemptyset(&st.sa_mask);
+  if (sigaction(SIGUSR2, &st, 0) != 0) return 16;
+  plugin = dlopen(plugin_path, RTLD_NOW | RTLD_LOCAL);
+  if (!plugin) return 16;
+  plugin_first_call = (int (*)(void))dlsym(plugin, "plugin_first_call");
+  if (!plugin_first_call) return 16;
+  interrupt_at_turn = 1;
+  program_ok = cpucycles_implementation() && cpucycles() <= cpucycles();
+  if (interrupt_at_turn) return 16;
+  if (!plugin_ok || !program_ok) bad |= 1;
+  if (in_handler_seconds >= 1) bad |= 64;
+  if (!handlers_are_programs()) bad |= 2;
+  dlclose(plugin);
+  if (!handlers_are_programs()) bad |= 4;
+  return bad | real_fault();
+}
+
 int main(int argc, char **argv)
 {
   char self[PATH_MAX];
@@ -251,5 +310,11 @@ int main(int argc, char **argv)
   CHECK(!(bits & 4), "and after the plugin is unloaded");
   CHECK(!(bits & 8), "a real fault after the unloading reaches the program's handler "
         "(%d of %d tries failed, bits %#x)", failed, REPS, bits);
+#ifndef NO_WIDENING
+  r = held_child(interrupted, 20);
+  CHECK(r == 0, "a first call in a handler that interrupts the other copy's turn in its thread "
+        "guards over it within 1 s, and both copies leave the program's handlers "
+        "(exit %d: bits as above, 64 slow, 256 + a signal)", r);
+#endif
   CHECK_DONE();
 }
