@@ -179,6 +179,31 @@ static void hold_up(pthread_t t1, pthread_t t2)
   }
 }
 
+/* The program's handler on the four faults, handler on sig (with
+   SA_RESTART), and the plugin loaded: the plugin, or 0. */
+static void *set_up(int sig, void (*handler)(int))
+{
+  struct sigaction sa;
+  void *plugin;
+  int i;
+
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = program_handler;
+  sa.sa_flags = SA_SIGINFO;
+  sigemptyset(&sa.sa_mask);
+  for (i = 0; i < 4; ++i)
+    if (sigaction(faults[i], &sa, 0) != 0) return 0;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = handler;
+  sa.sa_flags = SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  if (sigaction(sig, &sa, 0) != 0) return 0;
+  plugin = dlopen(plugin_path, RTLD_NOW | RTLD_LOCAL);
+  if (!plugin) return 0;
+  plugin_first_call = (int (*)(void))dlsym(plugin, "plugin_first_call");
+  return plugin_first_call ? plugin : 0;
+}
+
 /* Exit bits: 1 the plugin's copy or the program's did not work, 2 not
    the program's handlers after both first calls, 4 not after the
    plugin's unloading, 8 a real fault did not reach the program's
@@ -187,27 +212,12 @@ static void hold_up(pthread_t t1, pthread_t t2)
    the default action, kills the child instead. */
 static int one(void)
 {
-  struct sigaction sa, st;
   pthread_t t1, t2, t3;
-  void *plugin;
-  int i, bad = 0;
+  void *plugin = set_up(SIGUSR1, stall);
+  int bad = 0;
 
-  memset(&sa, 0, sizeof sa);
-  sa.sa_sigaction = program_handler;
-  sa.sa_flags = SA_SIGINFO;
-  sigemptyset(&sa.sa_mask);
-  for (i = 0; i < 4; ++i)
-    if (sigaction(faults[i], &sa, 0) != 0) return 16;
-  memset(&st, 0, sizeof st);
-  st.sa_handler = stall;
-  st.sa_flags = SA_RESTART;
-  sigemptyset(&st.sa_mask);
-  if (sigaction(SIGUSR1, &st, 0) != 0) return 16;
-  plugin = dlopen(plugin_path, RTLD_NOW | RTLD_LOCAL);
-  if (!plugin) return 16;
-  plugin_first_call = (int (*)(void))dlsym(plugin, "plugin_first_call");
   no_access = mmap(0, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (!plugin_first_call || no_access == MAP_FAILED || barrier_init(&start, 3) != 0) return 16;
+  if (!plugin || no_access == MAP_FAILED || barrier_init(&start, 3) != 0) return 16;
   widening = 1;
   if (pthread_create(&t1, 0, in_plugin, 0) != 0 || pthread_create(&t2, 0, in_program, 0) != 0 ||
       pthread_create(&t3, 0, fault_on, 0) != 0)
@@ -248,24 +258,10 @@ static void first_call_in_handler(int sig)
 /* Exit bits as for one(), and 64: the call in the handler took 1 s. */
 static int interrupted(void)
 {
-  struct sigaction sa, st;
-  void *plugin;
-  int i, bad = 0;
+  void *plugin = set_up(SIGUSR2, first_call_in_handler);
+  int bad = 0;
 
-  memset(&sa, 0, sizeof sa);
-  sa.sa_sigaction = program_handler;
-  sa.sa_flags = SA_SIGINFO;
-  sigemptyset(&sa.sa_mask);
-  for (i = 0; i < 4; ++i)
-    if (sigaction(faults[i], &sa, 0) != 0) return 16;
-  memset(&st, 0, sizeof st);
-  st.sa_handler = first_call_in_handler;
-  sigemptyset(&st.sa_mask);
-  if (sigaction(SIGUSR2, &st, 0) != 0) return 16;
-  plugin = dlopen(plugin_path, RTLD_NOW | RTLD_LOCAL);
   if (!plugin) return 16;
-  plugin_first_call = (int (*)(void))dlsym(plugin, "plugin_first_call");
-  if (!plugin_first_call) return 16;
   interrupt_at_turn = 1;
   program_ok = cpucycles_implementation() && cpucycles() <= cpucycles();
   if (interrupt_at_turn) return 16;
