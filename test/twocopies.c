@@ -51,8 +51,9 @@ static const int faults[4] = { SIGILL, SIGFPE, SIGBUS, SIGSEGV };
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define NO_WIDENING 1
 #endif
-static volatile int widening, interrupt_at_turn;
+static volatile int widening;
 #ifndef NO_WIDENING
+static volatile int interrupt_at_turn;
 static int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
 
 __attribute__((visibility("default"))) int sigaction(int sig, const struct sigaction *act,
@@ -234,6 +235,7 @@ static int one(void)
   return bad | real_fault();
 }
 
+#ifndef NO_WIDENING
 /* The plugin's first call in a signal handler that interrupts the
    program's copy just after it took its turn, in the same thread: the
    interrupted copy cannot finish first, so the plugin's must guard over
@@ -272,6 +274,7 @@ static int interrupted(void)
   if (!handlers_are_programs()) bad |= 4;
   return bad | real_fault();
 }
+#endif
 
 int main(int argc, char **argv)
 {
