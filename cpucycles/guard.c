@@ -211,16 +211,38 @@ static void put_back(void)
 static int guard_used;
 static CPUCYCLES_THREAD_LOCAL volatile int guarding_here;
 
+/* An exchange of our handler for signal i is under way (i + 1), by this
+   thread if settling_here: until it returns, saved[i] holds what a look
+   just before it found, which another copy may have replaced meanwhile. */
+static int settling; /* atomic */
+static CPUCYCLES_THREAD_LOCAL volatile int settling_here;
+/* How often this thread's fault was sent back to wait for one. */
+static CPUCYCLES_THREAD_LOCAL int refaults;
+#define SETTLE_WAITS 10000
+
 /* Only a fault the kernel raised in this thread while its probe runs is
    ours. A sent one (kill, tgkill, sigqueue: si_code at or below zero)
    goes where it would have gone without us: held when the program blocks
-   it in this thread, else to the program's disposition. */
+   it in this thread, else to the program's disposition. A fault in
+   another thread while an exchange is settling may be another copy's
+   probe, which must reach that copy and not the look's stale answer: it
+   returns after 100 us and the instruction faults again, by then under a
+   known disposition (bounded, 1 s, for a settling thread that is itself
+   stopped waiting on the faulting one). */
 static void on_fault(int sig, siginfo_t *info, void *context)
 {
+  static const struct timespec pause = { 0, 100000 };
   int i;
   if (cpucycles_guard_armed && !sent(info)) siglongjmp(cpucycles_guard_jump, 1);
   for (i = 0; i < NGUARDED; ++i) {
     if (guarded[i] != sig) continue;
+    if (__atomic_load_n(&settling, __ATOMIC_ACQUIRE) == i + 1 && !settling_here && !sent(info) &&
+        refaults < SETTLE_WAITS) {
+      ++refaults;
+      nanosleep(&pause, 0);
+      return;
+    }
+    refaults = 0;
     if (guarding_here && sent(info) && sigismember(&saved_mask, sig)) hold(i, info);
     else pass_on(sig, info, context, i);
   }
@@ -239,9 +261,26 @@ static int ours(const struct sigaction *sa)
    no program's fault handler asks for; a copy that finds a marked handler
    that is not its own knows it for another copy's guard. The signals are
    blocked only for the first instructions of on_fault: pass_on gives a
-   program's handler exactly the mask the kernel would have. */
+   program's handler exactly the mask the kernel would have. On Linux the
+   mark also names the guarding thread, in real-time signals 35 to 57 (the
+   C libraries keep 32 to 34 for themselves; thread ids stay below 2^22). */
 #define NMARK 3
 static const int mark[NMARK] = { SIGXCPU, SIGXFSZ, SIGTTOU };
+#if defined(__linux__) && defined(SYS_gettid) && defined(_NSIG) && _NSIG > 58
+#define TID_FIRST 35
+#define TID_BITS 23
+static long this_thread(void)
+{
+  return syscall(SYS_gettid);
+}
+#else
+#define TID_FIRST 0
+#define TID_BITS 0
+static long this_thread(void)
+{
+  return 0;
+}
+#endif
 
 static int marked(const struct sigaction *sa)
 {
@@ -250,6 +289,38 @@ static int marked(const struct sigaction *sa)
   for (k = 0; k < NMARK; ++k)
     if (sigismember(&sa->sa_mask, mark[k]) != 1) return 0;
   return 1;
+}
+
+/* A marked handler put up by this very thread: another copy whose
+   selection this thread interrupted (a first call in a signal handler),
+   which cannot go on until this call returns. */
+static int marked_here(const struct sigaction *sa)
+{
+  long tid = this_thread(), named = 0;
+  int k;
+  if (!TID_BITS || tid <= 0 || !marked(sa)) return 0;
+  for (k = 0; k < TID_BITS; ++k)
+    if (sigismember(&sa->sa_mask, TID_FIRST + k) == 1) named |= 1L << k;
+  return named == tid;
+}
+
+/* Installs sa for signal i by an exchange, so that saved[i] ends as
+   exactly what it replaced, even when another copy installs its own at
+   the same time; before is what a look just before found. A child forked
+   by another thread in mid-selection inherits our handler; what it must
+   give back is what its parent saved, so ours is never saved. */
+static int exchange(int i, const struct sigaction *sa, const struct sigaction *before)
+{
+  static struct sigaction replaced;
+  int r;
+  if (!ours(before)) saved[i] = *before;
+  settling_here = 1;
+  __atomic_store_n(&settling, i + 1, __ATOMIC_SEQ_CST);
+  r = sigaction(guarded[i], sa, &replaced);
+  if (r == 0 && !ours(&replaced)) saved[i] = replaced;
+  __atomic_store_n(&settling, 0, __ATOMIC_RELEASE);
+  settling_here = 0;
+  return r;
 }
 
 /* Gives back the handler saved for signal i, if ours is still the one
@@ -266,11 +337,14 @@ static int marked(const struct sigaction *sa)
    sigaction cannot compare and swap, so another copy may install its
    handler between our look and our restore. The restore is an exchange,
    so what it replaced is known: another copy's handler goes back at
-   once (it saved ours, which is waited for again), a program's too. */
+   once (it saved ours, which is waited for again), a program's too.
+   That instant, with what we saved in place of the other copy's guard,
+   is harmless because copies do not probe at the same time (see
+   cpucycles_guard_begin): the other copy is then only passing through. */
 #define HANDOVER_POLLS 5000
+static const struct timespec ms = { 0, 1000000 };
 static void give_back_one(int i, int wait)
 {
-  static const struct timespec ms = { 0, 1000000 };
   int polls;
   for (polls = 0;; ++polls) {
     struct sigaction now, replaced;
@@ -286,10 +360,11 @@ static void give_back_one(int i, int wait)
   }
 }
 
+/* The first n handlers installed, last first: SIGILL, the turn (see
+   below), goes back last. */
 static void give_back(int n, int wait)
 {
-  int i;
-  for (i = 0; i < n; ++i) give_back_one(i, wait);
+  while (n-- > 0) give_back_one(n, wait);
 }
 
 /* The kernel copies the handlers into a child, but not the selecting
@@ -314,6 +389,59 @@ __attribute__((constructor)) static void watch_forks(void)
   pthread_atfork(0, 0, in_forked_child);
 }
 
+/* Our handler for signal i, marked, keeping the flags of before that
+   matter to where and how it runs. */
+static void our_handler(struct sigaction *sa, const struct sigaction *before)
+{
+  long tid = this_thread();
+  int k;
+  memset(sa, 0, sizeof *sa);
+  sa->sa_sigaction = on_fault;
+  sa->sa_flags = SA_SIGINFO | SA_NODEFER | (before->sa_flags & (SA_ONSTACK | SA_RESTART));
+  sigemptyset(&sa->sa_mask);
+  for (k = 0; k < NMARK; ++k) sigaddset(&sa->sa_mask, mark[k]);
+  for (k = 0; k < TID_BITS; ++k)
+    if (tid >> k & 1) sigaddset(&sa->sa_mask, TID_FIRST + k);
+}
+
+/* Copies take turns, and SIGILL's handler says whose turn it is. Nested
+   guards (one copy's installed over another's, each giving back what it
+   replaced) would leave an instant, when the lower one gives back the
+   program's handler by exchange just as the upper one installed its own,
+   in which the program's handler stands in place of a guard whose probe
+   may fault. So a copy installs the other three only once its exchange
+   for SIGILL replaced no other copy's; one that did puts that back at
+   once (its own, meanwhile, passes that copy's faults on to it) and
+   waits (1 ms sleeps) until SIGILL holds no copy's, then tries again.
+   The holder gives SIGILL back last. A copy whose turn this thread
+   interrupted (a first call in a signal handler) cannot finish until
+   this one does, so this one nests over it at once, as it does after
+   5 s for a holder stopped some other way. Returns 0 with SIGILL
+   (guarded[0]) ours. */
+static int take_turn(void)
+{
+  static struct sigaction now, sa;
+  int polls;
+  for (polls = 0;; ++polls) {
+    if (sigaction(guarded[0], 0, &now) != 0) return -1;
+    if (ours(&now)) {
+      /* Put back over ours by a copy that expects us to undo it; after
+         5 s, kept, nested over what it replaced. */
+      if (polls >= HANDOVER_POLLS) return 0;
+      give_back_one(0, 1);
+      continue;
+    }
+    if (!marked(&now) || marked_here(&now) || polls >= HANDOVER_POLLS) {
+      int nest = marked(&now);
+      our_handler(&sa, &now);
+      if (exchange(0, &sa, &now) != 0) return -1;
+      if (nest || !marked(&saved[0])) return 0;
+      give_back_one(0, 1);
+    }
+    nanosleep(&ms, 0);
+  }
+}
+
 /* Installs the handlers once for the whole selection. A blocked SIGSEGV
    raised by a fault kills the process, so the four signals are unblocked
    in this thread until cpucycles_guard_end puts everything back; any of
@@ -327,7 +455,7 @@ int cpucycles_guard_begin(void)
      call's stack may be a signal handler's 8 KiB. */
   static sigset_t faults;
   static struct sigaction now, sa;
-  int i, k;
+  int i;
 
   sigemptyset(&faults);
   for (i = 0; i < NGUARDED; ++i) sigaddset(&faults, guarded[i]);
@@ -338,19 +466,10 @@ int cpucycles_guard_begin(void)
      handlers. */
   guarding_here = 1;
   __atomic_store_n(&guard_used, 1, __ATOMIC_RELEASE);
-  for (i = 0; i < NGUARDED; ++i) {
+  for (i = take_turn() == 0 ? 1 : 0; i > 0 && i < NGUARDED; ++i) {
     if (sigaction(guarded[i], 0, &now) != 0) break;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_fault;
-    sa.sa_flags = SA_SIGINFO | SA_NODEFER | (now.sa_flags & (SA_ONSTACK | SA_RESTART));
-    sigemptyset(&sa.sa_mask);
-    for (k = 0; k < NMARK; ++k) sigaddset(&sa.sa_mask, mark[k]);
-    /* An exchange: what we save is exactly what we replaced, even when
-       another copy installs its own at the same time. */
-    if (sigaction(guarded[i], &sa, &now) != 0) break;
-    /* A child forked by another thread in mid-selection inherits our
-       handler; what it must give back is what its parent saved. */
-    if (!ours(&now)) saved[i] = now;
+    our_handler(&sa, &now);
+    if (exchange(i, &sa, &now) != 0) break;
   }
   if (i < NGUARDED || sigprocmask(SIG_UNBLOCK, &faults, 0) != 0) {
     give_back(i, 1);
