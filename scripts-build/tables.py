@@ -110,12 +110,22 @@ HOSTS = [
          'qemu-loongarch64', 'loongarch64', None),
     # CPUs with no counters of their own: the portable ones (default-*)
     Host('alpha', None, ('alpha',), 'qemu-alpha', 'alpha', None),
+    Host('hppa', None, ('hppa',), 'qemu-hppa', 'parisc', None),
+    Host('m68k', None, ('m68k',), 'qemu-m68k', 'm68k', None),
+    Host('sh4', None, ('sh4',), 'qemu-sh4', 'sh4', None),
+    # 32-bit MIPS (o32): after mips64, whose CPU names begin the same way.
+    # MIPS32r2 has a cycle counter (rdhwr $2) that no counter reads yet.
+    Host('mips32', None, ('mips',), 'qemu-mips', 'mips', None),
 ]
 
 # Cross toolchains: the GNU triplet, the Debian architecture of the C
 # library it links (libc6-dev-<debarch>-cross; None where Debian has none),
-# the host it builds, and whether `make test-cross` runs it (in this order).
-Toolchain = collections.namedtuple('Toolchain', 'triplet debarch host matrix')
+# the host it builds, whether `make test-cross` runs it (in this order),
+# and the name test-cross gives it (build/cross-<name>, its summary line,
+# `test/cross NAME`): the host's, unless another toolchain of the matrix
+# builds the same host (the other byte order of a CPU).
+Toolchain = collections.namedtuple('Toolchain', 'triplet debarch host matrix name',
+                                   defaults=(None,))
 
 TOOLCHAINS = [
     Toolchain('x86_64-linux-gnu', 'amd64', 'amd64', True),
@@ -125,15 +135,24 @@ TOOLCHAINS = [
     Toolchain('arm-linux-gnueabi', 'armel', 'arm32', False),
     Toolchain('riscv64-linux-gnu', 'riscv64', 'riscv64', True),
     Toolchain('powerpc64le-linux-gnu', 'ppc64el', 'ppc64', True),
-    Toolchain('powerpc64-linux-gnu', 'ppc64', 'ppc64', False),
+    Toolchain('powerpc64-linux-gnu', 'ppc64', 'ppc64', True, 'ppc64be'),
     Toolchain('powerpc-linux-gnu', 'powerpc', 'ppc32', True),
     Toolchain('s390x-linux-gnu', 's390x', 's390x', True),
     Toolchain('mips64el-linux-gnuabi64', 'mips64el', 'mips64', True),
     Toolchain('mips64-linux-gnuabi64', 'mips64', 'mips64', False),
     Toolchain('sparc64-linux-gnu', 'sparc64', 'sparc64', True),
+    # amd64's counters with 32-bit pointers: built and checked, run only
+    # where the kernel has x32 system calls (qemu-user has no x32 mode)
+    Toolchain('x86_64-linux-gnux32', 'x32', 'x32', True),
+    # 32-bit MIPS in both byte orders: the portable counters
+    Toolchain('mips-linux-gnu', 'mips', 'mips32', True),
+    Toolchain('mipsel-linux-gnu', 'mipsel', 'mips32', True, 'mips32el'),
+    # CPUs without counters of their own: the portable counters alone
     Toolchain('alpha-linux-gnu', 'alpha', 'alpha', True),
-    Toolchain('x86_64-linux-gnux32', 'x32', 'x32', False),
-    # no Debian compiler ships a C library for these
+    Toolchain('hppa-linux-gnu', 'hppa', 'hppa', True),
+    Toolchain('m68k-linux-gnu', 'm68k', 'm68k', True),
+    Toolchain('sh4-linux-gnu', 'sh4', 'sh4', True),
+    # no Debian 12 compiler ships a C library for these
     Toolchain('riscv32-linux-gnu', None, 'riscv32', False),
     Toolchain('loongarch64-linux-gnu', None, 'loong64', False),
 ]
@@ -169,6 +188,10 @@ def emulator(name, machine=''):
         return 'qemu-aarch64_be'
     if name == 'arm32' and big:
         return 'qemu-armeb'
+    if name == 'mips32':
+        return 'qemu-mipsel' if little else 'qemu-mips'
+    if name == 'sh4' and cpu.endswith('eb'):
+        return 'qemu-sh4eb'
     row = host(name)
     if row:
         return row.qemu
@@ -197,5 +220,6 @@ def toolchain(triplet):
 
 
 def matrix():
-    """(host, triplet) of every toolchain `make test-cross` runs, in order."""
-    return [(t.host, t.triplet) for t in TOOLCHAINS if t.matrix]
+    """(name, host, triplet) of every toolchain `make test-cross` runs, in
+    order (name: the Toolchain's, else its host's)."""
+    return [(t.name or t.host, t.host, t.triplet) for t in TOOLCHAINS if t.matrix]
