@@ -7,8 +7,9 @@
    Each measurement is a child process, since only a process's first call
    selects: it paints an alternate stack with a pattern, makes its first
    call in a handler running there, and counts the bytes still painted.
-   Below each stack lies an inaccessible page, so an overflow kills the
-   child rather than scribbling somewhere. */
+   Beyond each stack's far end lies an inaccessible page, so an overflow
+   kills the child rather than scribbling somewhere. PA-RISC's stack grows
+   upward: there the far end is the top, and the used bytes are the low ones. */
 /* Not _GNU_SOURCE: glibc would make SIGSTKSZ a call to sysconf, which
    asks for four times the kernel's minimum, rather than the constant. */
 #define _DEFAULT_SOURCE
@@ -29,6 +30,11 @@
 /* What a first call on it must leave to the program's own handler. */
 #define SPARE 2048
 #define LARGE 65536
+#ifdef __hppa__
+#define GROWS_UP 1
+#else
+#define GROWS_UP 0
+#endif
 
 #ifdef __linux__
 #ifndef AT_MINSIGSTKSZ
@@ -42,18 +48,19 @@ static unsigned long kernel_minimum(void) { return 0; }
 
 /* What a child sends back. */
 struct usage {
-  long total;      /* bytes below the top of the stack that were written */
+  long total;      /* bytes from the stack's start that were written */
   long at_handler; /* of which the kernel's frame, up to the handler */
   char name[64];   /* the implementation the first call chose */
 };
 
-static char *stack_top;
+static char *stack_start; /* where the first frame goes: the top, or the bottom */
 static volatile long handler_depth;
 
 static void on_usr1(int sig)
 {
+  char *frame = __builtin_frame_address(0);
   (void)sig;
-  handler_depth = stack_top - (char *)__builtin_frame_address(0);
+  handler_depth = GROWS_UP ? frame - stack_start : stack_start - frame;
   (void)cpucycles();
   /* The estimate, when the selection did not need it, is made here. */
   (void)cpucycles_persecond();
@@ -64,23 +71,25 @@ static void on_usr1(int sig)
 static void measure_child(size_t size, int fd)
 {
   long page = sysconf(_SC_PAGESIZE);
-  size_t below = (size_t)page, i;
-  char *map = mmap(0, below + size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  size_t i;
+  char *map = mmap(0, (size_t)page + size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                   -1, 0);
+  char *guard = GROWS_UP ? map + size : map, *stack = GROWS_UP ? map : map + page;
   struct sigaction sa;
   struct usage u;
   stack_t ss;
 
   memset(&u, 0, sizeof u);
-  if (map == MAP_FAILED || mprotect(map, below, PROT_NONE) != 0) _exit(2);
+  if (map == MAP_FAILED || mprotect(guard, (size_t)page, PROT_NONE) != 0) _exit(2);
   /* An overflow must kill at once: a sanitizer's own SIGSEGV handler would
      fault on the same page again and again. */
   signal(SIGSEGV, SIG_DFL);
   signal(SIGBUS, SIG_DFL);
-  ss.ss_sp = map + below;
+  ss.ss_sp = stack;
   ss.ss_size = size;
   ss.ss_flags = 0;
-  memset(ss.ss_sp, PAINT, size);
-  stack_top = map + below + size;
+  memset(stack, PAINT, size);
+  stack_start = GROWS_UP ? stack : stack + size;
   if (sigaltstack(&ss, 0) != 0) _exit(3);
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_usr1;
@@ -88,7 +97,8 @@ static void measure_child(size_t size, int fd)
   sigemptyset(&sa.sa_mask);
   sigaction(SIGUSR1, &sa, 0);
   raise(SIGUSR1);
-  for (i = 0; i < size && (unsigned char)map[below + i] == PAINT; ++i) {}
+  /* i: the painted bytes left at the far end */
+  for (i = 0; i < size && (unsigned char)stack[GROWS_UP ? size - 1 - i : i] == PAINT; ++i) {}
   u.total = (long)(size - i);
   u.at_handler = handler_depth;
   strncpy(u.name, cpucycles_implementation(), sizeof u.name - 1);
