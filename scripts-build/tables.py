@@ -112,7 +112,9 @@ HOSTS = [
     Host('alpha', None, ('alpha',), 'qemu-alpha', 'alpha', None),
     Host('hppa', None, ('hppa',), 'qemu-hppa', 'parisc', None),
     Host('m68k', None, ('m68k',), 'qemu-m68k', 'm68k', None),
-    Host('sh4', None, ('sh4',), 'qemu-sh4', 'sh4', None),
+    # qemu-sh4 (7.2 and 10.0 alike) cannot run Debian's sh4 C library: a
+    # program dies in the dynamic linker's first steps, a static one hangs
+    Host('sh4', None, ('sh4',), None, 'sh4', None),
     # 32-bit MIPS (o32): after mips64, whose CPU names begin the same way.
     # MIPS32r2 has a cycle counter (rdhwr $2) that no counter reads yet.
     Host('mips32', None, ('mips',), 'qemu-mips', 'mips', None),
@@ -121,11 +123,13 @@ HOSTS = [
 # Cross toolchains: the GNU triplet, the Debian architecture of the C
 # library it links (libc6-dev-<debarch>-cross; None where Debian has none),
 # the host it builds, whether `make test-cross` runs it (in this order),
-# and the name test-cross gives it (build/cross-<name>, its summary line,
+# the name test-cross gives it (build/cross-<name>, its summary line,
 # `test/cross NAME`): the host's, unless another toolchain of the matrix
-# builds the same host (the other byte order of a CPU).
-Toolchain = collections.namedtuple('Toolchain', 'triplet debarch host matrix name',
-                                   defaults=(None,))
+# builds the same host (the other byte order of a CPU), and the first
+# Debian release that ships it (test-cross takes a later release's from a
+# chroot of it: test/trixie_cross.py).
+Toolchain = collections.namedtuple('Toolchain', 'triplet debarch host matrix name debian',
+                                   defaults=(None, 12))
 
 TOOLCHAINS = [
     Toolchain('x86_64-linux-gnu', 'amd64', 'amd64', True),
@@ -152,9 +156,10 @@ TOOLCHAINS = [
     Toolchain('hppa-linux-gnu', 'hppa', 'hppa', True),
     Toolchain('m68k-linux-gnu', 'm68k', 'm68k', True),
     Toolchain('sh4-linux-gnu', 'sh4', 'sh4', True),
-    # no Debian 12 compiler ships a C library for these
+    # Debian 13's, from a Debian 13 chroot on Debian 12
+    Toolchain('loongarch64-linux-gnu', 'loong64', 'loong64', True, None, 13),
+    # no Debian compiler ships a C library for it
     Toolchain('riscv32-linux-gnu', None, 'riscv32', False),
-    Toolchain('loongarch64-linux-gnu', None, 'loong64', False),
 ]
 
 
@@ -190,8 +195,6 @@ def emulator(name, machine=''):
         return 'qemu-armeb'
     if name == 'mips32':
         return 'qemu-mipsel' if little else 'qemu-mips'
-    if name == 'sh4' and cpu.endswith('eb'):
-        return 'qemu-sh4eb'
     row = host(name)
     if row:
         return row.qemu
