@@ -82,13 +82,35 @@ static int mid_selection(void)
   return bad;
 }
 
+static volatile int atfork_ran;
+static void mark_atfork(void) { atfork_ran = 1; }
+
+/* Whether vfork() is fork() in this C library (glibc's on PA-RISC): its
+   child runs the fork handlers and gets memory of its own, so it is a
+   fork child, which selects for itself (test/company/fork.c's subject). */
+static int vfork_is_fork(void)
+{
+  int status = -1;
+  pid_t pid;
+  pthread_atfork(0, 0, mark_atfork);
+  pid = vfork();
+  if (pid == 0) _exit(atfork_ran ? 1 : 0);
+  if (pid > 0) waitpid(pid, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 1;
+}
+
 int main(void)
 {
-  int st;
+  int st, is_fork;
   SKIP_UNLESS_FORK_WORKS("vfork");
+  is_fork = vfork_is_fork();
   st = held_child(mid_selection, 30);
   CHECK(st < 256 && !(st & 8), "a vfork child calling during another thread's selection does not wait for it (status %d)", st);
-  CHECK(st < 256 && !(st & 7), "and gets the defaults: 0, default-zero, the default estimate (status %d)", st);
+  if (is_fork)
+    SKIP("a vfork child gets the defaults: vfork() is fork() in this C library (the child ran "
+         "the fork handlers), so it has memory of its own and selects (status %d)", st);
+  else
+    CHECK(st < 256 && !(st & 7), "and gets the defaults: 0, default-zero, the default estimate (status %d)", st);
   CHECK(st < 256 && !(st & 16), "and starts no selection in the shared memory (status %d)", st);
   CHECK(st < 256 && !(st & 32), "the selecting thread leaves its first call with its own signal mask (status %d)", st);
   CHECK(st < 256 && !(st & 64), "the parent's selection chooses the counter (status %d)", st);
