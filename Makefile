@@ -51,6 +51,11 @@ bench: build/0/config.mk
 test-cross:
 	python3 $(SRC)/test/cross
 
+# riscv32, built with zig's musl and run under qemu-riscv32 (no Debian
+# compiler has a riscv32 C library); not part of CI.
+test-riscv32:
+	python3 $(SRC)/test/riscv32
+
 # The macOS packages, built here with zig and checked as files (issue 13):
 # nothing built for macOS runs on Linux.
 test-macos:
@@ -68,4 +73,4 @@ test-distros:
 test-system:
 	python3 $(SRC)/test/system/run
 
-.PHONY: all install uninstall dist test clean doc doc-check test-cross test-system test-sanitize fuzz bench test-macos
+.PHONY: all install uninstall dist test clean doc doc-check test-cross test-system test-sanitize fuzz bench test-macos test-riscv32

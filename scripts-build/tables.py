@@ -226,3 +226,24 @@ def matrix():
     """(name, host, triplet) of every toolchain `make test-cross` runs, in
     order (name: the Toolchain's, else its host's)."""
     return [(t.name or t.host, t.host, t.triplet) for t in TOOLCHAINS if t.matrix]
+
+
+def cross_packages(native=None):
+    """The Debian packages of the matrix's toolchains that this machine's
+    release ships: gcc-<triplet> (- for _) and libc6-dev-<arch>-cross,
+    leaving out the native host's."""
+    import platform
+    native = native or host_of_cpu(platform.machine())
+    found = []
+    for t in TOOLCHAINS:
+        if t.matrix and t.debarch and t.debian <= 12 and t.host != native:
+            found += ['gcc-' + t.triplet.replace('_', '-'), 'libc6-dev-%s-cross' % t.debarch]
+    return found
+
+
+if __name__ == '__main__':
+    # .ci/run's install list for make test-cross
+    if sys.argv[1:] != ['cross-packages']:
+        sys.stderr.write('usage: python3 scripts-build/tables.py cross-packages\n')
+        sys.exit(2)
+    print(' '.join(cross_packages()))
