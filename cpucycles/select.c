@@ -105,10 +105,14 @@ static int replaces_best(long long precision, long long best)
    but not measured, and marked unmeasured. mask is the signal mask of the
    guarded selection. */
 static void trial(const struct cpucycles_counter *c, struct cpucycles_persecond_source *ps,
-                  long long beat, const sigset_t *mask, struct cpucycles_trial *t)
+                  long long beat_given, const sigset_t *mask, struct cpucycles_trial *t)
 {
   struct cpucycles_setup s;
   long long step, hz;
+  /* In memory, not a register: gcc for 32-bit PA-RISC warns that a
+     register-held long long parameter may be clobbered by the jump back
+     (-Wclobbered), though no path reads it after one. */
+  volatile long long beat = beat_given;
 
   memset(t, 0, sizeof *t);
   memset(&s, 0, sizeof s);
