@@ -20,6 +20,7 @@ Needs root (chroot, mount namespaces)."""
 import fcntl
 import importlib.util
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -129,14 +130,16 @@ def root_for(host, log):
 
 
 WRAPPER = '''#!/bin/sh
-# {tool} of Debian 13, run in {root} (made by test/trixie_cross.py)
+# {tool} of Debian 13, run in its chroot (made by test/trixie_cross.py)
 exec unshare --mount --propagation private /bin/sh -c '
 root=$1 tool=$2; shift 2
-for d in {binds}; do
-  mkdir -p "$root$d" && mount --rbind "$d" "$root$d" || exit 125
+while [ "$1" != -- ]; do
+  mkdir -p "$root$1" && mount --rbind "$1" "$root$1" || exit 125
+  shift
 done
+shift
 exec chroot "$root" /bin/sh -c "cd \\"\\$0\\" && exec \\"\\$@\\"" "$PWD" "$tool" "$@"
-' sh '{root}' '/usr/bin/{tool}' "$@"
+' sh {root} /usr/bin/{tool} {binds} -- "$@"
 '''
 
 
@@ -147,14 +150,14 @@ def tools(host, triplet, qemu, log):
     bindir = os.path.join(SRC, 'build', 'cross-tools', host)
     shutil.rmtree(bindir, ignore_errors=True)
     os.makedirs(bindir)
-    binds = ' '.join(sorted({'/tmp', SRC}))
+    binds = ' '.join(shlex.quote(d) for d in sorted({'/tmp', SRC}))
     for tool in TOOLS:
         name = '%s-%s' % (triplet, tool)
         if not os.path.exists(os.path.join(root, 'usr', 'bin', name)):
             continue
         path = os.path.join(bindir, name)
         with open(path, 'w') as f:
-            f.write(WRAPPER.format(tool=name, root=root, binds=binds))
+            f.write(WRAPPER.format(tool=name, root=shlex.quote(root), binds=binds))
         os.chmod(path, 0o755)
     if not os.path.exists(os.path.join(root, 'usr', 'bin', qemu)):
         raise Unavailable('Debian 13 has no %s' % qemu)
