@@ -391,9 +391,11 @@ __attribute__((constructor)) static void watch_forks(void)
 
 /* Our handler for signal i, marked, keeping the flags of before that
    matter to where and how it runs. */
+static long guard_thread; /* this_thread() of the guard up now, asked once */
+
 static void our_handler(struct sigaction *sa, const struct sigaction *before)
 {
-  long tid = this_thread();
+  long tid = guard_thread;
   int k;
   memset(sa, 0, sizeof *sa);
   sa->sa_sigaction = on_fault;
@@ -466,6 +468,7 @@ int cpucycles_guard_begin(void)
      handlers. */
   guarding_here = 1;
   __atomic_store_n(&guard_used, 1, __ATOMIC_RELEASE);
+  guard_thread = this_thread();
   for (i = take_turn() == 0 ? 1 : 0; i > 0 && i < NGUARDED; ++i) {
     if (sigaction(guarded[i], 0, &now) != 0) break;
     our_handler(&sa, &now);

@@ -166,14 +166,25 @@ static void *fault_on(void *arg)
 }
 
 /* Until both first calls are done, each racing thread gets a stalling
-   signal every 20 us or so. */
+   signal every 20 us or so, for HOLD_UP_NS at most: on a slow machine (a
+   loaded one-CPU guest under qemu-system) an endless storm of 50 us
+   stalls every 20 us starved the first calls past the try's 20 s. */
+#define HOLD_UP_NS 50000000LL
+static long long monotonic_ns(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
 static void hold_up(pthread_t t1, pthread_t t2)
 {
   struct timespec t = { 0, 20000 };
+  long long until = monotonic_ns() + HOLD_UP_NS;
   for (;;) {
     int a = __atomic_load_n(&plugin_done, __ATOMIC_ACQUIRE);
     int b = __atomic_load_n(&program_done, __ATOMIC_ACQUIRE);
-    if (a && b) return;
+    if ((a && b) || monotonic_ns() > until) return;
     if (!a) pthread_kill(t1, SIGUSR1);
     if (!b) pthread_kill(t2, SIGUSR1);
     nanosleep(&t, 0);
