@@ -32,6 +32,11 @@ MESON = '''project('user', 'c')
 executable('user', 'user.c', dependencies: dependency('cpucycles', static: %s))
 '''
 
+# Meson's answer when it cannot tell what linker a compiler drives; 1.0
+# (Debian 12) gives it for `zig cc` (test/riscv32's compiler).
+ZIG_LINKER = 'Unable to detect linker for compiler `zig cc'
+
+
 def check(cfg, prefix, destdir, env, program, result, skip):
     """env: the environment in which pkg-config finds the staged
     cpucycles.pc; program: the C source of a user's program."""
@@ -56,6 +61,10 @@ def check(cfg, prefix, destdir, env, program, result, skip):
                 continue
             out = os.path.join(work, '%s-%s' % (tool, 'static' if static else 'shared'))
             binary, log = build(cfg, cc, cross, prefix, destdir, env, work, out, static)
+            if binary is None and tool == 'meson' and ZIG_LINKER in log:
+                skip('%s: this Meson does not recognise zig cc\'s linker (-Wl,--version says '
+                     '"zig ld"), so it cannot set the project up' % what)
+                continue
             if binary is None:
                 result(False, '%s (%s)' % (what, log))
                 continue
@@ -80,8 +89,13 @@ def cmake(cfg, cc, cross, prefix, destdir, env, work, out, static):
     """-> (the built program or None, what went wrong)"""
     with open(os.path.join(work, 'CMakeLists.txt'), 'w') as f:
         f.write(CMAKE)
+    # CC's own words follow the compiler (ARG1): CMake puts its -isystem
+    # flags before CMAKE_C_FLAGS, and `zig cc` needs `cc` first
+    words = shlex.split(cfg['CC'])
     code, log = run(['cmake', '-S', work, '-B', out, '-DSTATIC=%s' % ('ON' if static else 'OFF'),
-                     '-DCMAKE_C_COMPILER=' + cc[0], '-DCMAKE_C_FLAGS=' + ' '.join(cc[1:]),
+                     '-DCMAKE_C_COMPILER=' + words[0],
+                     '-DCMAKE_C_COMPILER_ARG1=' + ' '.join(words[1:]),
+                     '-DCMAKE_C_FLAGS=' + cfg.get('CFLAGS', ''),
                      '-DCMAKE_EXE_LINKER_FLAGS=' + cfg.get('LDFLAGS', '')], env=env)
     if code == 0:
         code, log = run(['cmake', '--build', out], env=env)
@@ -103,7 +117,10 @@ def meson(cfg, cc, cross, prefix, destdir, env, work, out, static):
     code, log = run(args, env=env)
     if code == 0:
         code, log = run(['meson', 'compile', '-C', out], env=env)
-    return (os.path.join(out, 'user') if code == 0 else None), last_lines(log)
+    # Meson's own error line says more than the end of its output (where
+    # the log file lies)
+    said = [l.strip() for l in log.splitlines() if 'ERROR:' in l]
+    return (os.path.join(out, 'user') if code == 0 else None), said[-1] if said else last_lines(log)
 
 
 def cross_file(cfg, cc, prefix, destdir, env, work):

@@ -9,7 +9,8 @@
 - Tally: ok/FAIL/skip lines counted, and the 'N passed, M failed' end;
 - program(): a C test program's output judged line by line (check.h);
 - load_configure(), tables(): configure and scripts-build/tables.py as
-  modules.
+  modules;
+- elf_interpreter(): the dynamic loader an ELF program asks for.
 
 Import it from any driver with
     sys.path.insert(0, <the test folder>); import tools
@@ -19,6 +20,7 @@ import glob
 import os
 import re
 import shlex
+import struct
 import subprocess
 import sys
 
@@ -152,6 +154,38 @@ def program(tally, prefix, path, args=(), env=None, timeout=600):
         tally.result(False, '%s: exited with status %d: %s' % (name, code, err.strip()[-300:]))
     if seen == 0:
         tally.result(False, '%s: reported no results' % name)
+
+
+def elf_interpreter(path):
+    """The dynamic loader an ELF program names (its PT_INTERP) -> str; None
+    for a static program or a file that is not ELF."""
+    try:
+        with open(path, 'rb') as f:
+            data = f.read(1 << 20)
+    except OSError:
+        return None
+    if data[:4] != b'\x7fELF' or data[4] not in (1, 2) or data[5] not in (1, 2):
+        return None
+    wide = data[4] == 2
+    order = '<' if data[5] == 1 else '>'
+    try:
+        if wide:
+            phoff, = struct.unpack_from(order + 'Q', data, 32)
+            size, count = struct.unpack_from(order + 'HH', data, 54)
+        else:
+            phoff, = struct.unpack_from(order + 'I', data, 28)
+            size, count = struct.unpack_from(order + 'HH', data, 42)
+        for i in range(count):
+            at = phoff + i * size
+            if wide:
+                kind, _, offset, _, _, length = struct.unpack_from(order + 'IIQQQQ', data, at)
+            else:
+                kind, offset, _, _, length = struct.unpack_from(order + 'IIIII', data, at)
+            if kind == 3:  # PT_INTERP: the loader's path, NUL-terminated
+                return data[offset:offset + length].split(b'\0')[0].decode('utf-8', 'replace')
+    except struct.error:
+        return None
+    return None
 
 
 def load_configure(src=SRC, name='configure_script'):

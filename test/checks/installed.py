@@ -225,7 +225,12 @@ def build_static(cfg, prefix, destdir, flags, result, skip):
     binary = os.path.join(destdir, 'user-static')
     with open(source, 'w') as f:
         f.write(PROGRAM)
-    words = ['-l:libcpucycles.a' if w == '-lcpucycles' else w for w in shlex.split(flags)]
+    # Where the shared library is installed too, -l:FILE (GNU ld, lld)
+    # makes the linker take the archive; where it is not, -lcpucycles
+    # finds the archive alone, as a static-only install's users link it.
+    words = shlex.split(flags)
+    if cfg.get('SHARED') != 'no':
+        words = ['-l:libcpucycles.a' if w == '-lcpucycles' else w for w in words]
     cc = shlex.split(cfg['CC']) + shlex.split(cfg.get('CPPFLAGS', '')) + shlex.split(cfg.get('CFLAGS', ''))
     code, out, err = run(cc + [source, '-o', binary] + words + shlex.split(cfg.get('LDFLAGS', '')))
     result(code == 0, 'a program links libcpucycles.a with the pkg-config --static flags (%s)'
