@@ -123,18 +123,11 @@ long long cpucycles_small_file(const char *root, const char *path,
                                long long (*parse)(const char *, size_t));
 
 /* tscrate.c: the TSC's rate in hz from CPUID when it is invariant and
-   CPUID states it; 0 otherwise (and off x86). */
-struct cpucycles_cpuid_tsc {
-  unsigned int max_basic;                        /* leaf 0 EAX */
-  unsigned int leaf1_ecx;                        /* bit 31: under a hypervisor */
-  unsigned int leaf15_eax, leaf15_ebx, leaf15_ecx; /* TSC/crystal ratio, crystal hz */
-  unsigned int leaf16_eax;                       /* base MHz */
-  unsigned int max_hyper;                        /* leaf 0x40000000 EAX */
-  unsigned int hyper10_eax;                      /* leaf 0x40000010 EAX: TSC kHz */
-  unsigned int max_extended;                     /* leaf 0x80000000 EAX */
-  unsigned int ext7_edx;                         /* bit 8: invariant TSC */
-};
-long long cpucycles_tscrate_from_cpuid(const struct cpucycles_cpuid_tsc *r);
+   CPUID states it; 0 otherwise (and off x86). tscrate_asking makes the
+   same decisions with cpuid() answering each leaf asked (subleaf 0) in
+   r[0..3] = EAX, EBX, ECX, EDX, for tests playing known CPUs. */
+typedef void cpucycles_cpuid_fn(void *ctx, unsigned int leaf, unsigned int r[4]);
+long long cpucycles_tscrate_asking(cpucycles_cpuid_fn *cpuid, void *ctx);
 long long cpucycles_tscrate(void);
 
 /* rate.c: ticks per second of a clock (only32: of its low 32 bits),
