@@ -114,13 +114,19 @@ long long cpucycles_parse_timebase_line(const char *line, size_t len);
 #define CPUCYCLES_CPUINFO_LINE 512
 long long cpucycles_cpuinfo_stream(long (*get)(void *, char *, size_t), void *ctx,
                                    long long (*line)(const char *, size_t));
-/* readfile.c: root+path opened only when it is a regular file (-1 else);
-   read() riding out EINTR, in the shape cpuinfo_stream's get() has; a
-   file holding one number, parsed by parse (0 when absent or too long). */
+/* readfile.c: root+path (or name in the directory dir, or AT_FDCWD)
+   opened only when it is a regular file (-1 else); root+path opened as a
+   directory to open files in (-1 when it is not one); read() riding out
+   EINTR, in the shape cpuinfo_stream's get() has; a file holding one
+   number, parsed by parse (0 when absent or too long), from its path or
+   from fd, which read_number closes. */
 int cpucycles_open_regular(const char *root, const char *path);
+int cpucycles_open_regular_at(int dir, const char *name);
+int cpucycles_open_dir(const char *root, const char *path);
 long cpucycles_read_some(void *fd, char *buf, size_t len);
 long long cpucycles_small_file(const char *root, const char *path,
                                long long (*parse)(const char *, size_t));
+long long cpucycles_read_number(int fd, long long (*parse)(const char *, size_t));
 
 /* tscrate.c: the TSC's rate in hz from CPUID when it is invariant and
    CPUID states it; 0 otherwise (and off x86). tscrate_asking makes the
