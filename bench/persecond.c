@@ -52,6 +52,16 @@ static int once(void)
   return fflush(stdout) == 0 ? 0 : 1;
 }
 
+/* "what median M us, IQR I us" and then end. */
+static void spread(const char *what, const struct bench_summary *s, const char *end)
+{
+  printf("%s median ", what);
+  bench_print_figure(stdout, s->median);
+  printf(" us, IQR ");
+  bench_print_figure(stdout, s->iqr);
+  printf(" us%s", end);
+}
+
 static void figure(const char *what, const struct bench_summary *s)
 {
   printf("bench %s link=shared processes=%d timing=inside median=", what, PROCESSES);
@@ -99,16 +109,10 @@ int main(int argc, char **argv)
   bench_summarize(cpu_us, PROCESSES, &cpu);
 
   printf("\nfirst cpucycles_persecond() after the first call, in %d fresh processes\n"
-         "(shared library, timed inside each; it said %lld; load average %.2f at the start):\n"
-         "wall (CLOCK_MONOTONIC) median ", PROCESSES, value, load);
-  bench_print_figure(stdout, wall.median);
-  printf(" us, IQR ");
-  bench_print_figure(stdout, wall.iqr);
-  printf(" us; CPU time of the thread median ");
-  bench_print_figure(stdout, cpu.median);
-  printf(" us, IQR ");
-  bench_print_figure(stdout, cpu.iqr);
-  printf(" us\n\n");
+         "(shared library, timed inside each; it said %lld; load average %.2f at the start):\n",
+         PROCESSES, value, load);
+  spread("wall (CLOCK_MONOTONIC)", &wall, "; ");
+  spread("CPU time of the thread", &cpu, "\n\n");
   figure("persecond", &wall);
   figure("persecond-cpu", &cpu);
   printf("bench target=persecond median=");
