@@ -114,27 +114,26 @@ long long cpucycles_parse_timebase_line(const char *line, size_t len);
 #define CPUCYCLES_CPUINFO_LINE 512
 long long cpucycles_cpuinfo_stream(long (*get)(void *, char *, size_t), void *ctx,
                                    long long (*line)(const char *, size_t));
-/* readfile.c: root+path opened only when it is a regular file (-1 else);
-   read() riding out EINTR, in the shape cpuinfo_stream's get() has; a
-   file holding one number, parsed by parse (0 when absent or too long). */
+/* readfile.c: root+path (or name in the directory dir, or AT_FDCWD)
+   opened only when it is a regular file (-1 else); root+path opened as a
+   directory to open files in (-1 when it is not one); read() riding out
+   EINTR, in the shape cpuinfo_stream's get() has; a file holding one
+   number, parsed by parse (0 when absent or too long), from its path or
+   from fd, which read_number closes. */
 int cpucycles_open_regular(const char *root, const char *path);
+int cpucycles_open_regular_at(int dir, const char *name);
+int cpucycles_open_dir(const char *root, const char *path);
 long cpucycles_read_some(void *fd, char *buf, size_t len);
 long long cpucycles_small_file(const char *root, const char *path,
                                long long (*parse)(const char *, size_t));
+long long cpucycles_read_number(int fd, long long (*parse)(const char *, size_t));
 
 /* tscrate.c: the TSC's rate in hz from CPUID when it is invariant and
-   CPUID states it; 0 otherwise (and off x86). */
-struct cpucycles_cpuid_tsc {
-  unsigned int max_basic;                        /* leaf 0 EAX */
-  unsigned int leaf1_ecx;                        /* bit 31: under a hypervisor */
-  unsigned int leaf15_eax, leaf15_ebx, leaf15_ecx; /* TSC/crystal ratio, crystal hz */
-  unsigned int leaf16_eax;                       /* base MHz */
-  unsigned int max_hyper;                        /* leaf 0x40000000 EAX */
-  unsigned int hyper10_eax;                      /* leaf 0x40000010 EAX: TSC kHz */
-  unsigned int max_extended;                     /* leaf 0x80000000 EAX */
-  unsigned int ext7_edx;                         /* bit 8: invariant TSC */
-};
-long long cpucycles_tscrate_from_cpuid(const struct cpucycles_cpuid_tsc *r);
+   CPUID states it; 0 otherwise (and off x86). tscrate_asking makes the
+   same decisions with cpuid() answering each leaf asked (subleaf 0) in
+   r[0..3] = EAX, EBX, ECX, EDX, for tests playing known CPUs. */
+typedef void cpucycles_cpuid_fn(void *ctx, unsigned int leaf, unsigned int r[4]);
+long long cpucycles_tscrate_asking(cpucycles_cpuid_fn *cpuid, void *ctx);
 long long cpucycles_tscrate(void);
 
 /* rate.c: ticks per second of a clock (only32: of its low 32 bits),

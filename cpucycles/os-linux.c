@@ -26,13 +26,20 @@ long long cpucycles_cpuinfo_scan(const char *root, long long (*line)(const char 
 }
 
 /* The cpufreq driver's base frequency, then its maximum (kHz), then the
-   first line of /proc/cpuinfo that states a clock rate. */
+   first line of /proc/cpuinfo that states a clock rate. Both cpufreq
+   files are looked up in their directory, opened once: a kernel without
+   the driver (virtual machines) has neither, and says so in one lookup. */
 long long cpucycles_os_persecond(const char *root)
 {
-  long long v = cpucycles_small_file(root, "/sys/devices/system/cpu/cpu0/cpufreq/base_frequency",
-                                     cpucycles_parse_khz);
-  if (!v) v = cpucycles_small_file(root, "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq",
-                                   cpucycles_parse_khz);
+  long long v = 0;
+  int dir = cpucycles_open_dir(root, "/sys/devices/system/cpu/cpu0/cpufreq");
+  if (dir >= 0) {
+    v = cpucycles_read_number(cpucycles_open_regular_at(dir, "base_frequency"), cpucycles_parse_khz);
+    if (!v)
+      v = cpucycles_read_number(cpucycles_open_regular_at(dir, "cpuinfo_max_freq"),
+                                cpucycles_parse_khz);
+    close(dir);
+  }
   if (!v) v = cpucycles_cpuinfo_scan(root, cpucycles_parse_cpuinfo_line);
   return v;
 }

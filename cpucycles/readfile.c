@@ -14,29 +14,68 @@
 #define O_CLOEXEC 0
 #endif
 
-/* Opens root+path only if it is a regular file: a FIFO or a device planted
-   there must not block or feed us forever, and a terminal must not become
-   our controlling one. The name is joined by hand: the first snprintf of a
-   process costs tens of microseconds, a large part of a first call. Only
-   tests give a root, and a short one; a small buffer keeps a first call's
-   stack, whose every new page is a page fault, shallow. */
-int cpucycles_open_regular(const char *root, const char *path)
+/* root+path in name, joined by hand: the first snprintf of a process
+   costs tens of microseconds, a large part of a first call. Only tests
+   give a root, and a short one; a small buffer keeps a first call's stack,
+   whose every new page is a page fault, shallow. */
+#define NAME_MAX_LEN 512
+static int join(char *name, const char *root, const char *path)
 {
-  char name[512];
-  struct stat st;
   size_t r = strlen(root), p = strlen(path);
-  int fd;
-
-  if (r + p >= sizeof name) return -1;
+  if (r + p >= NAME_MAX_LEN) return 0;
   memcpy(name, root, r);
   memcpy(name + r, path, p + 1);
-  do fd = open(name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  while (fd < 0 && errno == EINTR);
+  return 1;
+}
+
+/* fd if it is a regular file, else closed: a FIFO or a device planted at
+   a path must not block or feed us forever, and a terminal must not
+   become our controlling one (O_NONBLOCK and O_NOCTTY see to the open). */
+#define FLAGS (O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+static int only_regular(int fd)
+{
+  struct stat st;
   if (fd < 0) return -1;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     close(fd);
     return -1;
   }
+  return fd;
+}
+
+int cpucycles_open_regular_at(int dir, const char *name)
+{
+  int fd;
+  do fd = openat(dir, name, FLAGS);
+  while (fd < 0 && errno == EINTR);
+  return only_regular(fd);
+}
+
+/* open(), not openat(AT_FDCWD, ...): test/firstcall/lazy.c counts the
+   library's reads of the estimate by defining open(). */
+int cpucycles_open_regular(const char *root, const char *path)
+{
+  char name[NAME_MAX_LEN];
+  int fd;
+
+  if (!join(name, root, path)) return -1;
+  do fd = open(name, FLAGS);
+  while (fd < 0 && errno == EINTR);
+  return only_regular(fd);
+}
+
+/* A directory whose files are read: one lookup of its path, and when it
+   is missing, none of each file's. O_DIRECTORY refuses anything else
+   (Linux before opening it, so a FIFO there cannot block; O_NONBLOCK
+   elsewhere). */
+int cpucycles_open_dir(const char *root, const char *path)
+{
+  char name[NAME_MAX_LEN];
+  int fd;
+
+  if (!join(name, root, path)) return -1;
+  do fd = open(name, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  while (fd < 0 && errno == EINTR);
   return fd;
 }
 
@@ -62,13 +101,11 @@ static long readall(int fd, char *buf, size_t len)
   return (long)got;
 }
 
-/* A file holding one number. Anything longer than a number with some
-   space around it is not one. */
-long long cpucycles_small_file(const char *root, const char *path,
-                               long long (*parse)(const char *, size_t))
+/* A file holding one number, from fd (closed here; -1: none). Anything
+   longer than a number with some space around it is not one. */
+long long cpucycles_read_number(int fd, long long (*parse)(const char *, size_t))
 {
   char buf[64];
-  int fd = cpucycles_open_regular(root, path);
   long n;
 
   if (fd < 0) return 0;
@@ -76,4 +113,10 @@ long long cpucycles_small_file(const char *root, const char *path,
   close(fd);
   if (n <= 0 || n == (long)sizeof buf) return 0;
   return parse(buf, (size_t)n);
+}
+
+long long cpucycles_small_file(const char *root, const char *path,
+                               long long (*parse)(const char *, size_t))
+{
+  return cpucycles_read_number(cpucycles_open_regular(root, path), parse);
 }

@@ -7,6 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/inotify.h>
+#endif
 #include "check.h"
 #include "internal.h"
 #include "os.h"
@@ -288,11 +291,96 @@ static void chain(void)
   drop(CPUINFO);
 }
 
+#ifdef __linux__
+/* Every file of the chain present but the last one holding nothing valid,
+   so the estimate goes through them all: inotify counts the opens, and
+   each file is opened once. The closes are watched too: inotify merges an
+   event into an identical one just before it, so two opens in a row would
+   count as one. */
+#define CPUFREQ "/sys/devices/system/cpu/cpu0/cpufreq"
+static const char *const watched[] = { "/etc", CPUFREQ, "/proc" };
+#define NWATCHED (int)(sizeof watched / sizeof watched[0])
+
+static int opens_of(const char *buf, long len, const int *wd, int dir, const char *file)
+{
+  const char *p = buf;
+  int n = 0;
+  while (p < buf + len) {
+    const struct inotify_event *e = (const struct inotify_event *)(const void *)p;
+    if (e->wd == wd[dir] && (e->mask & IN_OPEN) &&
+        (file ? e->len && strcmp(e->name, file) == 0 : e->len == 0))
+      ++n;
+    p += sizeof *e + e->len;
+  }
+  return n;
+}
+
+static void opened_once(void)
+{
+  static char buf[16384] __attribute__((aligned(8)));
+  int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC), wd[NWATCHED], i, ok = 1;
+  long len;
+  char name[512];
+
+  put(ETC, T("fast\n"));
+  put(BASE, T("0\n"));
+  put(MAXF, T("<unknown>\n"));
+  put(CPUINFO, T("processor\t: 0\ncpu MHz\t\t: 2096.017\n"));
+  if (fd < 0) {
+    SKIP("files opened once: no inotify here");
+    return;
+  }
+  for (i = 0; i < NWATCHED; ++i) {
+    snprintf(name, sizeof name, "%s%s", root, watched[i]);
+    ok &= (wd[i] = inotify_add_watch(fd, name, IN_OPEN | IN_CLOSE_NOWRITE)) >= 0;
+  }
+  if (!ok) {
+    SKIP("files opened once: inotify does not watch the fixtures");
+    close(fd);
+    return;
+  }
+  CHECK(cpucycles_persecond_estimate(root, "1800000000") == 2096017000LL,
+        "every file present, only cpuinfo valid: cpuinfo's rate");
+  len = read(fd, buf, sizeof buf);
+  CHECK(len > 0, "inotify saw the chain's opens");
+  if (len < 0) len = 0;
+  CHECK(opens_of(buf, len, wd, 0, "cpucyclespersecond") == 1, "/etc/cpucyclespersecond opened once");
+  CHECK(opens_of(buf, len, wd, 1, 0) == 1, "the cpufreq directory opened once");
+  CHECK(opens_of(buf, len, wd, 1, "base_frequency") == 1, "base_frequency opened once");
+  CHECK(opens_of(buf, len, wd, 1, "cpuinfo_max_freq") == 1, "cpuinfo_max_freq opened once");
+  CHECK(opens_of(buf, len, wd, 2, "cpuinfo") == 1, "/proc/cpuinfo opened once");
+  close(fd);
+  drop(ETC);
+  drop(BASE);
+  drop(MAXF);
+}
+
+/* A cpufreq that is not a directory holds neither file. */
+static void cpufreq_not_a_directory(void)
+{
+  char dir[512];
+  drop(BASE);
+  drop(MAXF);
+  snprintf(dir, sizeof dir, "%s%s", root, CPUFREQ);
+  CHECK(rmdir(dir) == 0, "the cpufreq fixture directory removed");
+  put(CPUFREQ, T("3000000\n"));
+  put(CPUINFO, T("processor\t: 0\ncpu MHz\t\t: 2096.017\n"));
+  CHECK(cpucycles_persecond_estimate(root, 0) == 2096017000LL,
+        "cpufreq a regular file: passed over, cpuinfo's rate");
+  drop(CPUFREQ);
+  drop(CPUINFO);
+}
+#endif
+
 int main(void)
 {
   parsers();
   hostile_text();
   streaming();
   chain();
+#ifdef __linux__
+  opened_once();
+  cpufreq_not_a_directory();
+#endif
   CHECK_DONE();
 }
