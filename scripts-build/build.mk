@@ -69,11 +69,14 @@ kinds.h:
 # estimate, the guard, the parsers) or is dominated by a system call, so
 # it is compiled for size; the counter files, whose reads are the hot
 # path, keep the optimization CFLAGS ask for. After CFLAGS, so that it
-# holds, but not in a build for debugging (-O0, -Og). Each function and
+# holds, but not in a build for debugging (-O0, -Og) or for a sanitizer,
+# whose redzones in the frames -Os leaves uninlined overflow the 8 KiB
+# alternate stack of a first call in a handler (test/firstcall/stack.c;
+# test/sanitize builds at -O2 for that reason). Each function and
 # datum in a section of its own, so that a link drops what nothing calls
 # (the shared library's, elf-shared.mk; a program's static link that
 # asks for it).
-SIZE_CFLAGS = $(if $(filter -O0 -Og,$(CFLAGS)),,-Os)
+SIZE_CFLAGS = $(if $(filter -O0 -Og -fsanitize=%,$(CFLAGS)),,-Os)
 SECTION_CFLAGS = -ffunction-sections -fdata-sections
 
 obj/%.o: $(SRC)/cpucycles/%.c config.mk
