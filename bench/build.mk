@@ -46,7 +46,7 @@ bench/bin/start-lib: $(SRC)/bench/start.c $(LIBSO) $(LIBLINK) config.mk
 # Process start is the emulator's under one, so it is measured natively only.
 bench: all $(BENCH_BIN) $(START_BIN)
 	$(BUILD_LIBENV) $(RUN) bench/bin/bench $(RUN) bench/bin/first
-	$(if $(RUN),@echo "bench start=unmeasured emulator=$(RUN)",$(BUILD_LIBENV) bench/bin/startup 301 \
+	$(if $(RUN),@echo "bench start=unmeasured emulator=$(RUN)",$(BUILD_LIBENV) bench/bin/startup 1001 \
 	  bench/bin/start-none bench/bin/start-empty bench/bin/start-lib)
 	python3 $(SRC)/bench/text.py $(LIBSO)
 
