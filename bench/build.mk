@@ -5,6 +5,8 @@
 # one, as most users do.
 
 BENCH_BIN = bench/bin/bench bench/bin/first bench/bin/persecond
+# Process start (startup.c): start.c with no library, an empty one, ours.
+START_BIN = bench/bin/startup bench/bin/start-none bench/bin/start-empty bench/bin/start-lib
 
 bench/bin/bench: $(SRC)/bench/bench.c $(SRC)/bench/child.c $(SRC)/bench/child.h \
                  $(SRC)/bench/stats.c $(SRC)/bench/stats.h $(SRC)/bench/floor.h $(LIBINT) \
@@ -26,8 +28,34 @@ bench/bin/persecond: $(SRC)/bench/persecond.c $(SRC)/bench/child.c $(SRC)/bench/
 	$(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) -I$(PKG)/include -o $@ $(SRC)/bench/persecond.c \
 	  $(SRC)/bench/child.c $(SRC)/bench/stats.c -L$(PKG)/lib -lcpucycles $(BUILD_RPATH) $(LDFLAGS)
 
-bench: all $(BENCH_BIN)
+bench/bin/startup: $(SRC)/bench/startup.c $(SRC)/bench/stats.c $(SRC)/bench/stats.h config.mk
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $(SRC)/bench/startup.c $(SRC)/bench/stats.c $(LDFLAGS)
+
+bench/bin/start-none: $(SRC)/bench/start.c config.mk
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LDFLAGS)
+
+bench/lib/libempty.so: $(SRC)/bench/empty.c config.mk
+	@mkdir -p $(@D)
+	$(CC) -fPIC $(CFLAGS) -shared -o $@ $< $(LDFLAGS)
+
+bench/bin/start-empty: $(SRC)/bench/start.c bench/lib/libempty.so config.mk
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -DWITH_EMPTY -o $@ $< -Lbench/lib -lempty -Wl,-rpath,$(CURDIR)/bench/lib \
+	  $(LDFLAGS)
+
+bench/bin/start-lib: $(SRC)/bench/start.c $(LIBSO) $(LIBLINK) config.mk
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -DWITH_LIBRARY -I$(PKG)/include -o $@ $< -L$(PKG)/lib -lcpucycles \
+	  $(BUILD_RPATH) $(LDFLAGS)
+
+# Process start is the emulator's under one, so it is measured natively only.
+bench: all $(BENCH_BIN) $(START_BIN)
 	$(BUILD_LIBENV) $(RUN) bench/bin/bench $(RUN) bench/bin/first
 	$(BUILD_LIBENV) $(RUN) bench/bin/persecond $(RUN) bench/bin/persecond
+	$(if $(RUN),@echo "bench start=unmeasured emulator=$(RUN)",$(BUILD_LIBENV) bench/bin/startup 1001 \
+	  bench/bin/start-none bench/bin/start-empty bench/bin/start-lib)
+	python3 $(SRC)/bench/text.py $(LIBSO)
 
 .PHONY: bench

@@ -44,13 +44,16 @@ static CPUCYCLES_THREAD_LOCAL volatile int busy_here;
    runs in the child, tells by it whether a claim it inherited is its own
    thread's (the parent's id is all the copied claim can hold). */
 static CPUCYCLES_THREAD_LOCAL int tid_here;
-/* The process whose memory this is: set at load and in every child that
-   fork() makes (its handlers run there). A process with another id that
-   sees this memory was made without them: a vfork child, sharing its
-   parent's memory while the parent's other threads run on, or a raw
-   clone. It must not select (its writes would land in the parent, its
-   counters' resources would be its own), and it has no thread to wait
-   for: it makes do with the defaults unless the results are out. */
+/* The process whose memory this is: taken by the first claim (a system
+   call there, not at load) and again in every child that fork() makes
+   after it (its handlers run there); 0 while nothing was claimed. A
+   process with another id that sees this memory was made without them: a
+   vfork child, sharing its parent's memory while the parent's other
+   threads run on, or a raw clone. It must not select (its writes would
+   land in the parent, its counters' resources would be its own), and it
+   has no thread to wait for: it makes do with the defaults unless the
+   results are out. (A vfork child that calls before its parent ever did
+   finds 0 and is not told apart; POSIX allows it only _exit and exec.) */
 static int memory_pid;
 
 /* The wake is a system call, paid only when someone sleeps. */
@@ -62,7 +65,7 @@ static void publish(int *state)
 static int foreign(void)
 {
   int me = (int)getpid(), seen = __atomic_load_n(&memory_pid, __ATOMIC_RELAXED);
-  /* A first call from another library's constructor, before ours ran. */
+  /* The first claim of this memory. */
   if (!seen && __atomic_compare_exchange_n(&memory_pid, &seen, me, 0, __ATOMIC_RELAXED,
                                            __ATOMIC_RELAXED))
     return 0;
@@ -80,9 +83,13 @@ static void adopt(int *state, int me)
   __atomic_store_n(state, busy_here && (seen & ~WAITING) == tid_here ? me : 0, __ATOMIC_RELAXED);
 }
 
+/* Nothing to do in the child of a program that never claimed: the fork
+   of a program that does not use the library costs it nothing. */
 static void in_forked_child(void)
 {
-  int me = cpucycles_os_thread();
+  int me;
+  if (!__atomic_load_n(&memory_pid, __ATOMIC_RELAXED)) return;
+  me = cpucycles_os_thread();
   __atomic_store_n(&memory_pid, (int)getpid(), __ATOMIC_RELAXED);
   adopt(&owner, me);
   adopt(&persecond_owner, me);
@@ -90,12 +97,10 @@ static void in_forked_child(void)
 }
 
 /* Registered at load, not at the first call: that may be made in a signal
-   handler, where pthread_atfork is not safe to call. */
+   handler, where pthread_atfork is not safe to call. No system call
+   here: a program that never calls the library does not see it load. */
 __attribute__((constructor)) static void watch_process(void)
 {
-  int seen = 0;
-  __atomic_compare_exchange_n(&memory_pid, &seen, (int)getpid(), 0, __ATOMIC_RELAXED,
-                              __ATOMIC_RELAXED);
   pthread_atfork(0, 0, in_forked_child);
 }
 

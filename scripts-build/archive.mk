@@ -36,17 +36,19 @@
 # but not LDFLAGS, which are for programs and libraries: -pie, say, is
 # refused beside -r.
 STATIC_FLAGS = -fno-lto -fno-sanitize=all
-STATIC_COMPILE = $(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(STATIC_FLAGS) $(INC) $(DEPFLAGS)
+# Sizes and sections as build.mk says for the shared library's objects.
+STATIC_COMPILE = $(CC) $(CPUCYCLES_CFLAGS) $(SECTION_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(STATIC_FLAGS) \
+                 $(INC) $(DEPFLAGS)
 STATIC_OBJ = $(CORE:%=obj/static/%.o) obj/static/options.o $(COUNTERS:%=obj/static/counter-%.o)
 LOCALIZE = $(if $(filter mips%,$(HOST)),,--localize-hidden)
 
 obj/static/%.o: $(SRC)/cpucycles/%.c config.mk
 	@mkdir -p $(@D)
-	$(STATIC_COMPILE) -DCPUCYCLES_VERSION='"$(VERSION)"' -c $< -o $@
+	$(STATIC_COMPILE) $(SIZE_CFLAGS) -DCPUCYCLES_VERSION='"$(VERSION)"' -c $< -o $@
 
 obj/static/options.o: options.c config.mk
 	@mkdir -p $(@D)
-	$(STATIC_COMPILE) -c $< -o $@
+	$(STATIC_COMPILE) $(SIZE_CFLAGS) -c $< -o $@
 
 obj/static/counter-%.o: $(SRC)/cpucycles/%.c config.mk
 	@mkdir -p $(@D)

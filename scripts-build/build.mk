@@ -65,16 +65,31 @@ config.mk: $(CONFIGURE_INPUTS)
 kinds.h:
 	sh config.status
 
+# Size: all but the counters runs once a process (the selection, the
+# estimate, the guard, the parsers) or is dominated by a system call, so
+# it is compiled for size; the counter files, whose reads are the hot
+# path, keep the optimization CFLAGS ask for. After CFLAGS, so that it
+# holds, but not in a build for debugging (-O0, -Og) or for a sanitizer,
+# whose redzones in the frames -Os leaves uninlined overflow the 8 KiB
+# alternate stack of a first call in a handler (test/firstcall/stack.c;
+# test/sanitize builds at -O2 for that reason). Each function and
+# datum in a section of its own, so that a link drops what nothing calls
+# (the shared library's, elf-shared.mk; a program's static link that
+# asks for it).
+SIZE_CFLAGS = $(if $(filter -O0 -Og -fsanitize=%,$(CFLAGS)),,-Os)
+SECTION_CFLAGS = -ffunction-sections -fdata-sections
+
 obj/%.o: $(SRC)/cpucycles/%.c config.mk
-	$(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(INC) -DCPUCYCLES_VERSION='"$(VERSION)"' \
-	  $(DEPFLAGS) -c $< -o $@
+	$(CC) $(CPUCYCLES_CFLAGS) $(SECTION_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(SIZE_CFLAGS) $(INC) \
+	  -DCPUCYCLES_VERSION='"$(VERSION)"' $(DEPFLAGS) -c $< -o $@
 
 obj/options.o: options.c config.mk
-	$(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(INC) $(DEPFLAGS) -c $< -o $@
+	$(CC) $(CPUCYCLES_CFLAGS) $(SECTION_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(SIZE_CFLAGS) $(INC) \
+	  $(DEPFLAGS) -c $< -o $@
 
 # Each counter file gets its own name for the one symbol it defines.
 obj/counter-%.o: $(SRC)/cpucycles/%.c config.mk
-	$(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(INC) \
+	$(CC) $(CPUCYCLES_CFLAGS) $(SECTION_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(INC) \
 	  -DCOUNTER=cpucycles_counter_$(subst -,_,$*) $(DEPFLAGS) -c $< -o $@
 
 $(LIBINT): $(LIB_OBJ)

@@ -6,7 +6,9 @@
 # Only the API is exported (exports.map, which GNU ld, gold, lld and the
 # BSDs' linkers all read). -pthread: the library calls pthread functions,
 # which a C library may keep apart (glibc before 2.34 in libpthread; from
-# 2.34 they are in libc, and the flag adds nothing).
+# 2.34 they are in libc, and the flag adds nothing). --gc-sections drops
+# the sections (build.mk: one a function) that nothing reaches from the
+# API; GNU ld, gold, lld and the BSDs' linkers all take it.
 
 LIBSO = $(PKG)/lib/libcpucycles.so.1
 LIBLINK = $(PKG)/lib/libcpucycles.so
@@ -18,5 +20,5 @@ EXPORTS = $(SRC)/scripts-build/exports.map
 
 $(LIBSO): $(LIB_OBJ) $(EXPORTS) config.mk
 	@mkdir -p $(@D)
-	$(CC) $(CPUCYCLES_CFLAGS) $(CFLAGS) -shared -pthread $(SO_LINK_FLAGS) \
+	$(CC) $(CPUCYCLES_CFLAGS) $(CFLAGS) -shared -pthread -Wl,--gc-sections $(SO_LINK_FLAGS) \
 	  -Wl,-soname,libcpucycles.so.1 -Wl,--version-script=$(EXPORTS) -o $@ $(LIB_OBJ) $(LDFLAGS)

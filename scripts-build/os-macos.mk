@@ -18,7 +18,7 @@ OS_NOT_MAN = cpucycles-open.1
 BUILD_RPATH =
 BUILD_LIBENV = DYLD_LIBRARY_PATH=$(CURDIR)/$(PKG)/lib
 # No flag for binding at load: zig's linker refuses -bind_at_load, and the
-# test that asks for it (stack-shared) only measures; a lazy bind there
+# test that asks for it (stack-static) only measures; a lazy bind there
 # makes its figure larger, not wrong.
 BIND_AT_LOAD =
 INSTALL_NAME = $(or $(LIBDIR),$(PREFIX)/lib)/libcpucycles.1.dylib

@@ -49,14 +49,19 @@ test/bin/library-static: $(SRC)/test/unit/library.c $(LIBA) config.mk
 	$(TEST_DIRS)
 	$(TEST_CC) -I$(PKG)/include $(TEST_INC) $(LIBRARY_DEFS) -o $@ $< $(LIBA) $(LDFLAGS)
 
+# stack: the selection's own stack with every libc function bound at load
+# (the archive in a program linked to bind at load), and with the shared
+# library bound lazily, as it is linked, where the resolver runs on the
+# same stack.
 test/bin/stack-static: $(SRC)/test/firstcall/stack.c $(LIBA) config.mk
 	$(TEST_DIRS)
-	$(TEST_CC) -I$(PKG)/include $(TEST_INC) -o $@ $< $(LIBA) $(LDFLAGS)
+	$(TEST_CC) -I$(PKG)/include $(TEST_INC) -DBOUND_AT_LOAD -o $@ $< $(LIBA) $(BIND_AT_LOAD) \
+	  $(LDFLAGS)
 
 test/bin/stack-shared: $(SRC)/test/firstcall/stack.c $(LIBSO) $(LIBLINK) config.mk
 	$(TEST_DIRS)
-	$(TEST_CC) -I$(PKG)/include $(TEST_INC) -DBOUND_AT_LOAD -o $@ $< \
-	  -L$(PKG)/lib -lcpucycles $(BIND_AT_LOAD) $(BUILD_RPATH) $(LDFLAGS)
+	$(TEST_CC) -I$(PKG)/include $(TEST_INC) -o $@ $< \
+	  -L$(PKG)/lib -lcpucycles $(BUILD_RPATH) $(LDFLAGS)
 
 # Two copies in one process: the program links the shared library, the
 # plugin (outside test/bin, which test/run runs whole) the archive, with
