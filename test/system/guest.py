@@ -138,17 +138,19 @@ class Guest:
             self.lines.put(line)
         self.lines.put(_EOF)
 
-    def _wait(self, predicate, timeout, what, collect=None):
+    def _wait(self, predicate, timeout, what, collect=None, allowed=None):
         """-> the first line that satisfies predicate; the lines before it
         go to collect. Raises GuestGone, the guest killed, when none comes
         within timeout seconds (however chatty the console is meanwhile)
-        or qemu's output ends."""
+        or qemu's output ends; allowed: the whole time the reason names,
+        where timeout is what is left of it."""
         deadline = time.monotonic() + timeout
+        allowed = timeout if allowed is None else allowed
         while True:
             try:
                 line = self.lines.get(timeout=max(deadline - time.monotonic(), 0))
             except queue.Empty:
-                self._die('no answer to %s within %d s' % (what, timeout))
+                self._die('no answer to %s within %d s' % (what, allowed))
             if line is _EOF:
                 self._die('qemu exited during %s (status %s)' % (what, self._status()))
             if predicate(line):
@@ -156,7 +158,7 @@ class Guest:
             if collect is not None:
                 collect.append(line)
             if time.monotonic() >= deadline:
-                self._die('no answer to %s within %d s' % (what, timeout))
+                self._die('no answer to %s within %d s' % (what, allowed))
 
     def _status(self):
         try:
@@ -199,13 +201,13 @@ class Guest:
             sent = 0
             while sent < len(payload):
                 more = self._wait(lambda l: l.startswith('@@MORE %s ' % ident),
-                                  deadline - time.monotonic(), name)
+                                  deadline - time.monotonic(), name, allowed=timeout)
                 n = int(more.split()[2])
                 self._send(''.join(l + '\n' for l in payload[sent:sent + n]))
                 sent += n
             body = []
             end = self._wait(lambda l: l.startswith('@@STATUS %s ' % ident),
-                             deadline - time.monotonic(), name, body)
+                             deadline - time.monotonic(), name, body, timeout)
             out, err, part = [], [], None
             for line in body:
                 if line == '@@OUT ' + ident:
