@@ -132,8 +132,8 @@ class Guest:
             # the agent's payload lines are long and many: the log keeps
             # the markers and anything else the console said
             # (not the agent's many requests for the next lines of one)
-            if (line.startswith('@@') and not line.startswith('@@MORE ')) or \
-                    not _is_base64(line):
+            if not line.startswith('@@MORE ') and (line.startswith('@@') or
+                                                   not _is_base64(line)):
                 self.write_log(line + '\n')
             self.lines.put(line)
         self.lines.put(_EOF)
