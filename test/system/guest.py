@@ -46,6 +46,20 @@ FORWARDED = ('CPUCYCLES', 'cpucycles', 'LD_LIBRARY_PATH')
 NOT_FORWARDED = ('CPUCYCLES_TEST_RUN',)
 
 
+# Base64 lines of a request sent before the agent asks for more (see
+# init). 48 lines of 77 bytes, 3.7 KB, stay under the 4080 bytes of input
+# qemu's SCLP console (s390x) holds for its guest, and under a terminal's
+# 4 KB line buffer. With more pending that console stalled: a 70 KB
+# request sat there, the guest idle, until one more byte came (2026-11-24).
+CHUNK = 48
+
+# The host's patience with a command beyond the time the guest's own
+# `timeout` gives it: the agent's base64 reply and a loaded TCG guest.
+MARGIN = 120
+
+_EOF = object()  # the reader's last word: qemu's output ended
+
+
 class GuestGone(Exception):
     pass
 
@@ -67,6 +81,9 @@ class Guest:
         self.lock = threading.Lock()
         self.serial = 0
         self.gone = None
+        self.margin = MARGIN
+        # the request in the guest now, for a harness that gives up on it
+        self.current = None
         self.proc = None
         self.kernel_release = '?'
         self.packages = '?'
@@ -90,6 +107,11 @@ class Guest:
             '-kernel', kernel, '-initrd', initrd,
             '-append', '%s console=%s' % (machines.APPEND, self.machine['console'])]
         self.write_log('# %s\n# %s\n' % (self.packages, ' '.join(shlex.quote(c) for c in cmd)))
+        self.start(cmd, timeout)
+
+    def start(self, cmd, timeout):
+        """Starts cmd (qemu, or a stand-in that speaks the agent's side)
+        and waits for the agent."""
         self.started = time.time()
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, preexec_fn=_die_with_parent)
@@ -109,54 +131,83 @@ class Guest:
                 line = line[at:]
             # the agent's payload lines are long and many: the log keeps
             # the markers and anything else the console said
-            if line.startswith('@@') or not _is_base64(line):
+            # (not the agent's many requests for the next lines of one)
+            if not line.startswith('@@MORE ') and (line.startswith('@@') or
+                                                   not _is_base64(line)):
                 self.write_log(line + '\n')
             self.lines.put(line)
-        self.lines.put(None)
+        self.lines.put(_EOF)
 
-    def _wait(self, predicate, timeout, what, collect=None):
-        deadline = time.time() + timeout
+    def _wait(self, predicate, timeout, what, collect=None, allowed=None):
+        """-> the first line that satisfies predicate; the lines before it
+        go to collect. Raises GuestGone, the guest killed, when none comes
+        within timeout seconds (however chatty the console is meanwhile)
+        or qemu's output ends; allowed: the whole time the reason names,
+        where timeout is what is left of it."""
+        deadline = time.monotonic() + timeout
+        allowed = timeout if allowed is None else allowed
         while True:
-            left = deadline - time.time()
             try:
-                line = self.lines.get(timeout=max(left, 0.01)) if left > 0 else None
+                line = self.lines.get(timeout=max(deadline - time.monotonic(), 0))
             except queue.Empty:
-                line = None
-            if line is None:
-                if left <= 0:
-                    self._die('no answer to %s within %d s' % (what, timeout))
-                self._die('qemu exited during %s (status %s)' % (what, self.proc.wait()))
+                self._die('no answer to %s within %d s' % (what, allowed))
+            if line is _EOF:
+                self._die('qemu exited during %s (status %s)' % (what, self._status()))
             if predicate(line):
                 return line
             if collect is not None:
                 collect.append(line)
+            if time.monotonic() >= deadline:
+                self._die('no answer to %s within %d s' % (what, allowed))
+
+    def _status(self):
+        try:
+            return self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # its output closed, itself still there
+            return 'unknown'
 
     def _die(self, why):
-        self.gone = why
-        self.write_log('# guest gone: %s\n' % why)
-        if self.proc and self.proc.poll() is None:
-            self.proc.kill()
+        self.kill(why)
         raise GuestGone(why)
 
-    def script(self, text, timeout):
+    def kill(self, why):
+        """Gives up on the guest: qemu killed, every request after this one
+        refused with why."""
+        if not self.gone:
+            self.gone = why
+            self.write_log('# guest gone: %s\n' % why)
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+
+    def script(self, text, timeout, what='a script'):
         """Runs a shell script in the guest -> (status, stdout, stderr) as
-        bytes. timeout is the host's patience; the script should limit
-        its own commands well within it."""
-        with self.lock:
+        bytes. timeout is the host's patience, from the moment the request
+        is sent (waiting for another request to end counts too); the
+        script should limit its own commands well within it. what names
+        the request in the reason a guest that stops answering is given."""
+        deadline = time.monotonic() + timeout
+        if not self.lock.acquire(timeout=timeout):
+            raise GuestGone('%s waited %d s for the guest, busy with %s' % (
+                what, timeout, self.current))
+        try:
             if self.gone:
                 raise GuestGone(self.gone)
             self.serial += 1
             ident = str(self.serial)
+            name = 'request %s (%s)' % (ident, what)
+            self.current = name
             payload = base64.encodebytes(text.encode()).decode().splitlines()
-            request = '@@RUN %s %d\n%s\n' % (ident, len(payload), '\n'.join(payload))
-            try:
-                self.proc.stdin.write(request.encode())
-                self.proc.stdin.flush()
-            except OSError as e:
-                self._die('cannot write to qemu: %s' % e)
+            self._send('@@RUN %s %d %d\n' % (ident, len(payload), CHUNK))
+            sent = 0
+            while sent < len(payload):
+                more = self._wait(lambda l: l.startswith('@@MORE %s ' % ident),
+                                  deadline - time.monotonic(), name, allowed=timeout)
+                n = int(more.split()[2])
+                self._send(''.join(l + '\n' for l in payload[sent:sent + n]))
+                sent += n
             body = []
-            end = self._wait(lambda l: l.startswith('@@STATUS %s ' % ident), timeout,
-                             'request %s' % ident, body)
+            end = self._wait(lambda l: l.startswith('@@STATUS %s ' % ident),
+                             deadline - time.monotonic(), name, body, timeout)
             out, err, part = [], [], None
             for line in body:
                 if line == '@@OUT ' + ident:
@@ -166,7 +217,17 @@ class Guest:
                 elif part is not None and _is_base64(line):
                     part.append(line)
             decode = lambda lines: base64.b64decode(''.join(lines)) if lines else b''  # noqa: E731
+            self.current = None
             return int(end.split()[2]), decode(out), decode(err)
+        finally:
+            self.lock.release()
+
+    def _send(self, text):
+        try:
+            self.proc.stdin.write(text.encode())
+            self.proc.stdin.flush()
+        except OSError as e:
+            self._die('cannot write to qemu: %s' % e)
 
     def shipped(self, path):
         return any(path == t or path.startswith(t + '/') for t in self.trees)
@@ -180,8 +241,8 @@ class Guest:
         lines = ['cd /tmp', 'export HOME=/tmp']
         uploads = [] if shell else [argv[0]]
         for d in env.get('LD_LIBRARY_PATH', '').split(':'):
-            if d and os.path.isdir(d):
-                uploads += [os.path.join(d, n) for n in sorted(os.listdir(d))]
+            if d and os.path.isdir(d):  # what the loader may open: no archives
+                uploads += [os.path.join(d, n) for n in sorted(os.listdir(d)) if '.so' in n]
         for path in uploads:
             if not os.path.isabs(path) or self.shipped(path) or not os.path.isfile(path):
                 continue
@@ -199,7 +260,9 @@ class Guest:
             # environment exported above
             run = 'su -p -s /bin/sh %s -c %s' % (shlex.quote(user), shlex.quote('exec ' + run))
         lines.append('exec timeout -s KILL %d %s' % (timeout, run))
-        return self.script('\n'.join(lines) + '\n', timeout + 120)
+        what = '%s as %s' % (' '.join(argv)[:120] if shell else ' '.join(
+            [os.path.basename(argv[0])] + list(argv[1:]))[:120], user or 'root')
+        return self.script('\n'.join(lines) + '\n', timeout + self.margin, what)
 
     def off(self):
         if self.proc and self.proc.poll() is None and not self.gone:
