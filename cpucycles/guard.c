@@ -146,10 +146,17 @@ static int take_one(int sig, siginfo_t *info)
 static void take_pending(const sigset_t *blocked)
 {
   static sigset_t pending; /* see cpucycles_guard_begin */
-  int i, k;
+  int i, k, any = 0;
 
+  for (i = 0; i < NGUARDED; ++i) {
+    held[i][0].present = held[i][1].present = 0;
+    any |= sigismember(blocked, guarded[i]) == 1;
+  }
+  /* None of the four blocked (most programs): none can be pending, and
+     none is ever held (on_fault holds only what the program blocks), so
+     neither the pending set nor the process id is asked for. */
+  if (!any) return;
   held_by = getpid();
-  for (i = 0; i < NGUARDED; ++i) held[i][0].present = held[i][1].present = 0;
   if (sigpending(&pending) != 0) return;
   for (i = 0; i < NGUARDED; ++i) {
     struct held *h = held[i];
@@ -420,9 +427,15 @@ static void our_handler(struct sigaction *sa, const struct sigaction *before)
    this one does, so this one nests over it at once, as it does after
    5 s for a holder stopped some other way. Returns 0 with SIGILL
    (guarded[0]) ours. */
+/* What a look found and the handler made from it, for take_turn and
+   cpucycles_guard_begin in turn: static, as saved[] is (one selection at
+   a time guards, and a first call's stack may be a signal handler's
+   8 KiB), and shared, since every page of ours that a first call touches
+   for the first time costs it a page fault. */
+static struct sigaction now, sa;
+
 static int take_turn(void)
 {
-  static struct sigaction now, sa;
   int polls;
   for (polls = 0;; ++polls) {
     if (sigaction(guarded[0], 0, &now) != 0) return -1;
@@ -456,7 +469,6 @@ int cpucycles_guard_begin(void)
   /* Static, as saved[] is: one selection at a time guards, and a first
      call's stack may be a signal handler's 8 KiB. */
   static sigset_t faults;
-  static struct sigaction now, sa;
   int i;
 
   sigemptyset(&faults);
@@ -482,6 +494,14 @@ int cpucycles_guard_begin(void)
   }
   cpucycles_guard_armed = 0;
   return 0;
+}
+
+void cpucycles_guard_remask(void)
+{
+  sigset_t mask = saved_mask;
+  int i;
+  for (i = 0; i < NGUARDED; ++i) sigdelset(&mask, guarded[i]);
+  sigprocmask(SIG_SETMASK, &mask, 0);
 }
 
 void cpucycles_guard_end(void)
