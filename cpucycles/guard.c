@@ -558,11 +558,31 @@ void cpucycles_guard_remask(void)
   sigprocmask(SIG_SETMASK, &mask, 0);
 }
 
+/* At the end of the guard ours is almost always still in place, so the
+   restoring exchange comes first, without the look, and its answer says
+   whether it was ours it replaced. Where it was another's (a program's or
+   another copy's, installed over ours meanwhile), that goes back at once
+   and give_back_one takes over. The instant in between, with what we
+   saved standing in for theirs, is the one give_back_one already allows
+   when theirs is installed between its look and its restore. SIGILL goes
+   back last, as in give_back. */
+static void give_back_at_end(void)
+{
+  int i;
+  for (i = NGUARDED; i-- > 0;) {
+    if (sigaction(guarded[i], &saved[i], &replaced) == 0) {
+      if (ours(&replaced)) continue;
+      sigaction(guarded[i], &replaced, 0);
+    }
+    give_back_one(i, 1);
+  }
+}
+
 void cpucycles_guard_end(void)
 {
   cpucycles_guard_armed = 0;
   sigprocmask(SIG_SETMASK, &saved_mask, 0);
-  give_back(NGUARDED, 1);
+  give_back_at_end();
   guarding_here = 0;
   put_back();
 }
