@@ -3,7 +3,8 @@
    call costs in a fresh process.
 
    Usage: bench [RUNNER...] FIRST, where FIRST is bench/bin/first (run as
-   RUNNER... FIRST, so an emulator prefix works).
+   RUNNER... FIRST, so an emulator prefix works); the first call's floor,
+   bench/bin/floor, is run the same way from FIRST's directory.
 
    Every counter compiled for this host goes through the library's own
    selection, alone, so it is set up under the signal guard and must pass
@@ -34,10 +35,14 @@
 #define CHILD_SECONDS 60
 #define MAX_OPTIONS 64
 
-/* The targets of issue 7 for this benchmark; missing them is reported, not
-   an error: a loaded machine misses them without the library being wrong. */
+/* The targets of issues 7 and 21 for this benchmark; missing them is
+   reported, not an error: a loaded machine misses them without the library
+   being wrong. The first call's limit in microseconds is this development
+   machine's (a 2-core EPYC VM); its ratio to the floor measured here is
+   the one that travels. */
 #define TARGET_GAP_CYCLES 1.0
-#define TARGET_FIRST_US 100.0
+#define TARGET_FIRST_US 20.0
+#define TARGET_FIRST_RATIO 1.25
 
 static long long readings[BENCH_READS + 1];
 
@@ -137,6 +142,55 @@ static int first_calls(char **child, int nchild, struct bench_summary *first,
   return 0;
 }
 
+/* The first call's floor (floor.c) in PROCESSES fresh processes, for the
+   counter name, in microseconds: the whole, and its parts (the guard's
+   system calls, the perf probe, the 1000 reads). floor: FIRST's directory
+   and "floor" in place of FIRST's own name. */
+struct floor_figures {
+  struct bench_summary total, guard, perf, reads;
+};
+
+static int floor_calls(char **child, int nchild, const char *name, struct floor_figures *f)
+{
+  char **argv = calloc((size_t)nchild + 2, sizeof *argv);
+  const char *first = child[nchild - 1], *slash = strrchr(first, '/');
+  size_t dir = slash ? (size_t)(slash - first + 1) : 0;
+  char *floor = malloc(dir + sizeof "floor");
+  double total[PROCESSES], guard[PROCESSES], perf[PROCESSES], reads[PROCESSES];
+  char out[256];
+  int i, ok = argv && floor;
+
+  if (ok) {
+    memcpy(floor, first, dir);
+    memcpy(floor + dir, "floor", sizeof "floor");
+    memcpy(argv, child, (size_t)nchild * sizeof *argv);
+    argv[nchild - 1] = floor;
+    argv[nchild] = (char *)name;
+  }
+  for (i = 0; ok && i < PROCESSES; ++i) {
+    long long t, g, p, r;
+    if (bench_child(argv, out, sizeof out, CHILD_SECONDS) != 0 ||
+        sscanf(out, "floor %lld %lld %lld %lld", &t, &g, &p, &r) != 4) {
+      fprintf(stderr, "bench: %s did not report a floor for %s\n", floor, name);
+      ok = 0;
+      break;
+    }
+    total[i] = (double)t / 1000;
+    guard[i] = (double)g / 1000;
+    perf[i] = (double)p / 1000;
+    reads[i] = (double)r / 1000;
+  }
+  if (ok) {
+    bench_summarize(total, PROCESSES, &f->total);
+    bench_summarize(guard, PROCESSES, &f->guard);
+    bench_summarize(perf, PROCESSES, &f->perf);
+    bench_summarize(reads, PROCESSES, &f->reads);
+  }
+  free(floor);
+  free(argv);
+  return ok ? 0 : -1;
+}
+
 /* The "model name" line of /proc/cpuinfo, to say what was measured. */
 static void cpu_model(char *model, size_t len)
 {
@@ -164,9 +218,11 @@ int main(int argc, char **argv)
   struct figures floor_f;
 #endif
   struct bench_summary first_s, first_cpu, hot_s, hot_mean;
+  struct floor_figures floor_s;
   int n = cpucycles_noptions < MAX_OPTIONS ? cpucycles_noptions : MAX_OPTIONS;
   long long persecond;
-  int i, r, have_first;
+  int i, r, have_first, have_floor;
+  double ratio = 0;
   struct utsname u;
   char model[256], text[96];
   double load = -1;
@@ -228,6 +284,10 @@ int main(int argc, char **argv)
   bench_summarize(api_f.samples, SAMPLES, &api_f.s);
   bench_summarize(api_f.means, BENCH_ROUNDS, &api_f.mean);
   have_first = first_calls(argv + 1, argc - 1, &first_s, &first_cpu, &hot_s, &hot_mean) == 0;
+  have_floor = have_first &&
+               floor_calls(argv + 1, argc - 1, cpucycles_implementation(), &floor_s) == 0 &&
+               floor_s.total.median > 0;
+  if (have_floor) ratio = first_s.median / floor_s.total.median;
 
   cpu_model(model, sizeof model);
   if (uname(&u) != 0) strcpy(u.machine, "unknown");
@@ -266,6 +326,19 @@ int main(int argc, char **argv)
     bench_print_figure(stdout, first_cpu.iqr);
     printf(" us\n");
   }
+  if (have_floor) {
+    printf("its floor (bench/floor.c: what a selection keeping the rules cannot\n"
+           "skip), timed the same way in %d fresh processes: median ", PROCESSES);
+    bench_print_figure(stdout, floor_s.total.median);
+    printf(" us:\nthe guard's system calls ");
+    bench_print_figure(stdout, floor_s.guard.median);
+    printf(" us, the perf probe ");
+    bench_print_figure(stdout, floor_s.perf.median);
+    printf(" us, 1000 reads of %s ", cpucycles_implementation());
+    bench_print_figure(stdout, floor_s.reads.median);
+    printf(" us;\nfirst call / floor %.2f (limit %g; load average %.2f at the start)\n", ratio,
+           TARGET_FIRST_RATIO, load);
+  }
   printf("\n");
 
   printf("bench load=%.2f\n", load);
@@ -292,6 +365,14 @@ int main(int argc, char **argv)
     snprintf(text, sizeof text, "firstcall-cpu link=shared processes=%d timing=inside", PROCESSES);
     figure_line(text, &first_cpu, 0, "microseconds");
   }
+  if (have_floor) {
+    snprintf(text, sizeof text, "firstcall-floor counter=%s processes=%d timing=inside",
+             cpucycles_implementation(), PROCESSES);
+    figure_line(text, &floor_s.total, 0, "microseconds");
+    figure_line("firstcall-floor part=guard", &floor_s.guard, 0, "microseconds");
+    figure_line("firstcall-floor part=perf", &floor_s.perf, 0, "microseconds");
+    figure_line("firstcall-floor part=reads", &floor_s.reads, 0, "microseconds");
+  }
 #ifdef BENCH_FLOOR
   {
     /* The worse of the two links, on the mean: the median of a counter
@@ -311,5 +392,10 @@ int main(int argc, char **argv)
     printf(" limit=%g met=%s unit=microseconds\n", TARGET_FIRST_US,
            first_s.median <= TARGET_FIRST_US ? "yes" : "no");
   }
-  return have_first ? 0 : 1;
+  if (have_floor) {
+    printf("bench target=firstcall-floor ratio=%.2f limit=%g met=%s load=%.2f\n", ratio,
+           TARGET_FIRST_RATIO,
+           ratio <= TARGET_FIRST_RATIO ? "yes" : "no", load);
+  }
+  return have_first && have_floor ? 0 : 1;
 }
