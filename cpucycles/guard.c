@@ -413,17 +413,17 @@ __attribute__((constructor)) static void watch_forks(void)
   pthread_atfork(0, 0, in_forked_child);
 }
 
-/* Our handler for signal i, marked, keeping the flags of before that
-   matter to where and how it runs. */
+/* Our handler for signal i, marked, keeping those flags of the handler it
+   replaces (before_flags) that matter to where and how it runs. */
 static long guard_thread; /* this_thread() of the guard up now, asked once */
 
-static void our_handler(struct sigaction *sa, const struct sigaction *before)
+static void our_handler(struct sigaction *sa, int before_flags)
 {
   long tid = guard_thread;
   int k;
   memset(sa, 0, sizeof *sa);
   sa->sa_sigaction = on_fault;
-  sa->sa_flags = SA_SIGINFO | SA_NODEFER | (before->sa_flags & (SA_ONSTACK | SA_RESTART));
+  sa->sa_flags = SA_SIGINFO | SA_NODEFER | (before_flags & (SA_ONSTACK | SA_RESTART));
   sigemptyset(&sa->sa_mask);
   for (k = 0; k < NMARK; ++k) sigaddset(&sa->sa_mask, mark[k]);
   for (k = 0; k < TID_BITS; ++k)
@@ -448,9 +448,8 @@ static struct sigaction now, sa;
    the disposition just saved as it would have a moment before. */
 static int install(int i)
 {
-  static const struct sigaction plain;
   int r, k;
-  our_handler(&sa, &plain);
+  our_handler(&sa, 0);
   r = exchange(i, &sa, 0);
   now = replaced;
   /* A signal the program blocks cannot land here; what take_pending
@@ -462,7 +461,7 @@ static int install(int i)
     }
   if (r != 0) return -1;
   if (!ours(&now) && (now.sa_flags & (SA_ONSTACK | SA_RESTART))) {
-    our_handler(&sa, &now);
+    our_handler(&sa, now.sa_flags);
     r = exchange(i, &sa, &now);
   }
   return r;
@@ -505,7 +504,7 @@ static int take_turn(void)
     }
     if (!marked(&now) || marked_here(&now) || polls >= HANDOVER_POLLS) {
       int nest = marked(&now);
-      our_handler(&sa, &now);
+      our_handler(&sa, now.sa_flags);
       if (exchange(0, &sa, &now) != 0) return -1;
       if (nest || !marked(&saved[0])) return 0;
       give_back_one(0, 1);
