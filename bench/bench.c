@@ -105,11 +105,73 @@ static void figure_line(const char *what, const struct bench_summary *s,
   printf(" unit=%s\n", unit);
 }
 
+/* The first call's floor (floor.c) for the counter name, in
+   microseconds: the whole and its parts (the guard's system calls, the
+   perf probe, the 1000 reads), one fresh process after each first call's,
+   so that the same load weighs on both. The program is FIRST's directory
+   and "floor" in place of FIRST's own name. */
+struct floor_figures {
+  struct bench_summary total, guard, perf, reads;
+};
+struct floor_run {
+  char **argv, *path;
+  const char *name;
+  int ok;
+  double total[PROCESSES], guard[PROCESSES], perf[PROCESSES], reads[PROCESSES];
+};
+
+static void floor_start(struct floor_run *fl, char **child, int nchild, const char *name)
+{
+  const char *first = child[nchild - 1], *slash = strrchr(first, '/');
+  size_t dir = slash ? (size_t)(slash - first + 1) : 0;
+  fl->argv = calloc((size_t)nchild + 2, sizeof *fl->argv);
+  fl->path = malloc(dir + sizeof "floor");
+  fl->name = name;
+  fl->ok = fl->argv && fl->path;
+  if (!fl->ok) return;
+  memcpy(fl->path, first, dir);
+  memcpy(fl->path + dir, "floor", sizeof "floor");
+  memcpy(fl->argv, child, (size_t)nchild * sizeof *fl->argv);
+  fl->argv[nchild - 1] = fl->path;
+  fl->argv[nchild] = (char *)name;
+}
+
+static void floor_one(struct floor_run *fl, int i)
+{
+  char out[256];
+  long long t, g, p, r;
+  if (!fl->ok) return;
+  if (bench_child(fl->argv, out, sizeof out, CHILD_SECONDS) != 0 ||
+      sscanf(out, "floor %lld %lld %lld %lld", &t, &g, &p, &r) != 4) {
+    fprintf(stderr, "bench: %s did not report a floor for %s\n", fl->path, fl->name);
+    fl->ok = 0;
+    return;
+  }
+  fl->total[i] = (double)t / 1000;
+  fl->guard[i] = (double)g / 1000;
+  fl->perf[i] = (double)p / 1000;
+  fl->reads[i] = (double)r / 1000;
+}
+
+static int floor_finish(struct floor_run *fl, struct floor_figures *f)
+{
+  if (fl->ok) {
+    bench_summarize(fl->total, PROCESSES, &f->total);
+    bench_summarize(fl->guard, PROCESSES, &f->guard);
+    bench_summarize(fl->perf, PROCESSES, &f->perf);
+    bench_summarize(fl->reads, PROCESSES, &f->reads);
+  }
+  free(fl->path);
+  free(fl->argv);
+  return fl->ok && f->total.median > 0 ? 0 : -1;
+}
+
 /* The first call's wall and CPU time in PROCESSES fresh processes, in
-   microseconds, and the hot path through the shared library from one more. */
+   microseconds, each followed by its floor's (fl), and the hot path
+   through the shared library from one more. */
 static int first_calls(char **child, int nchild, struct bench_summary *first,
                        struct bench_summary *first_cpu, struct bench_summary *hot,
-                       struct bench_summary *hot_mean)
+                       struct bench_summary *hot_mean, struct floor_run *fl)
 {
   char **argv = calloc((size_t)nchild + 2, sizeof *argv);
   double us[PROCESSES], cpu_us[PROCESSES];
@@ -128,6 +190,7 @@ static int first_calls(char **child, int nchild, struct bench_summary *first,
     }
     us[i] = (double)ns / 1000;
     cpu_us[i] = (double)cpu_ns / 1000;
+    floor_one(fl, i);
   }
   bench_summarize(us, PROCESSES, first);
   bench_summarize(cpu_us, PROCESSES, first_cpu);
@@ -140,55 +203,6 @@ static int first_calls(char **child, int nchild, struct bench_summary *first,
   }
   free(argv);
   return 0;
-}
-
-/* The first call's floor (floor.c) in PROCESSES fresh processes, for the
-   counter name, in microseconds: the whole, and its parts (the guard's
-   system calls, the perf probe, the 1000 reads). floor: FIRST's directory
-   and "floor" in place of FIRST's own name. */
-struct floor_figures {
-  struct bench_summary total, guard, perf, reads;
-};
-
-static int floor_calls(char **child, int nchild, const char *name, struct floor_figures *f)
-{
-  char **argv = calloc((size_t)nchild + 2, sizeof *argv);
-  const char *first = child[nchild - 1], *slash = strrchr(first, '/');
-  size_t dir = slash ? (size_t)(slash - first + 1) : 0;
-  char *floor = malloc(dir + sizeof "floor");
-  double total[PROCESSES], guard[PROCESSES], perf[PROCESSES], reads[PROCESSES];
-  char out[256];
-  int i, ok = argv && floor;
-
-  if (ok) {
-    memcpy(floor, first, dir);
-    memcpy(floor + dir, "floor", sizeof "floor");
-    memcpy(argv, child, (size_t)nchild * sizeof *argv);
-    argv[nchild - 1] = floor;
-    argv[nchild] = (char *)name;
-  }
-  for (i = 0; ok && i < PROCESSES; ++i) {
-    long long t, g, p, r;
-    if (bench_child(argv, out, sizeof out, CHILD_SECONDS) != 0 ||
-        sscanf(out, "floor %lld %lld %lld %lld", &t, &g, &p, &r) != 4) {
-      fprintf(stderr, "bench: %s did not report a floor for %s\n", floor, name);
-      ok = 0;
-      break;
-    }
-    total[i] = (double)t / 1000;
-    guard[i] = (double)g / 1000;
-    perf[i] = (double)p / 1000;
-    reads[i] = (double)r / 1000;
-  }
-  if (ok) {
-    bench_summarize(total, PROCESSES, &f->total);
-    bench_summarize(guard, PROCESSES, &f->guard);
-    bench_summarize(perf, PROCESSES, &f->perf);
-    bench_summarize(reads, PROCESSES, &f->reads);
-  }
-  free(floor);
-  free(argv);
-  return ok ? 0 : -1;
 }
 
 /* The "model name" line of /proc/cpuinfo, to say what was measured. */
@@ -219,6 +233,7 @@ int main(int argc, char **argv)
 #endif
   struct bench_summary first_s, first_cpu, hot_s, hot_mean;
   struct floor_figures floor_s;
+  struct floor_run floor_run;
   int n = cpucycles_noptions < MAX_OPTIONS ? cpucycles_noptions : MAX_OPTIONS;
   long long persecond;
   int i, r, have_first, have_floor;
@@ -283,10 +298,10 @@ int main(int argc, char **argv)
 #endif
   bench_summarize(api_f.samples, SAMPLES, &api_f.s);
   bench_summarize(api_f.means, BENCH_ROUNDS, &api_f.mean);
-  have_first = first_calls(argv + 1, argc - 1, &first_s, &first_cpu, &hot_s, &hot_mean) == 0;
-  have_floor = have_first &&
-               floor_calls(argv + 1, argc - 1, cpucycles_implementation(), &floor_s) == 0 &&
-               floor_s.total.median > 0;
+  floor_start(&floor_run, argv + 1, argc - 1, cpucycles_implementation());
+  have_first = first_calls(argv + 1, argc - 1, &first_s, &first_cpu, &hot_s, &hot_mean,
+                           &floor_run) == 0;
+  have_floor = floor_finish(&floor_run, &floor_s) == 0 && have_first;
   if (have_floor) ratio = first_s.median / floor_s.total.median;
 
   cpu_model(model, sizeof model);
@@ -328,7 +343,8 @@ int main(int argc, char **argv)
   }
   if (have_floor) {
     printf("its floor (bench/floor.c: what a selection keeping the rules cannot\n"
-           "skip), timed the same way in %d fresh processes: median ", PROCESSES);
+           "skip), timed the same way in %d fresh processes, each run after one of\n"
+           "the first call's: median ", PROCESSES);
     bench_print_figure(stdout, floor_s.total.median);
     printf(" us:\nthe guard's system calls ");
     bench_print_figure(stdout, floor_s.guard.median);

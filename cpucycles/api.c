@@ -124,7 +124,7 @@ static void select_counter(void)
      away (busy_here), so nobody shares them. */
   struct cpucycles_trial *trials = cpucycles_trials;
   struct cpucycles_persecond_source ps = { 0, estimate };
-  int n = cpucycles_noptions;
+  int n = cpucycles_ntrials;
   long long (*read)(void) = zero;
   const char *name = "default-zero";
   int best, cancel;

@@ -16,7 +16,14 @@
 #include "guard.h"
 
 #define NGUARDED 4
-static const int guarded[NGUARDED] = { SIGILL, SIGFPE, SIGBUS, SIGSEGV };
+/* SIGILL, SIGFPE, SIGBUS, SIGSEGV, in that order, from one constant: an
+   array of them would be the only thing a first call reads from the
+   library's read-only data, a segment of its own whose first read is a
+   page fault (several microseconds in a virtual machine). Signal numbers
+   are below 256 on every system. */
+#define GUARDED_ALL ((unsigned long)SIGILL | (unsigned long)SIGFPE << 8 | \
+                     (unsigned long)SIGBUS << 16 | (unsigned long)SIGSEGV << 24)
+#define guarded(i) ((int)(GUARDED_ALL >> 8 * (i) & 0xff))
 static struct sigaction saved[NGUARDED];
 static sigset_t saved_mask;
 
@@ -150,7 +157,7 @@ static void take_pending(const sigset_t *blocked)
 
   for (i = 0; i < NGUARDED; ++i) {
     held[i][0].present = held[i][1].present = 0;
-    any |= sigismember(blocked, guarded[i]) == 1;
+    any |= sigismember(blocked, guarded(i)) == 1;
   }
   /* None of the four blocked (most programs): none can be pending, and
      none is ever held (on_fault holds only what the program blocks), so
@@ -160,8 +167,8 @@ static void take_pending(const sigset_t *blocked)
   if (sigpending(&pending) != 0) return;
   for (i = 0; i < NGUARDED; ++i) {
     struct held *h = held[i];
-    if (!sigismember(blocked, guarded[i]) || !sigismember(&pending, guarded[i])) continue;
-    for (k = 0; k < 2 && take_one(guarded[i], &h[k].info); ++k) h[k].present = 1;
+    if (!sigismember(blocked, guarded(i)) || !sigismember(&pending, guarded(i))) continue;
+    for (k = 0; k < 2 && take_one(guarded(i), &h[k].info); ++k) h[k].present = 1;
     /* Two: the thread's, then the process's. One: its code says which. */
     h[0].shared = h[1].present ? 0 : !thread_directed(&h[0].info);
     h[1].shared = 1;
@@ -178,9 +185,9 @@ static void requeue(int i, const struct held *h)
 {
   long pid = (long)getpid();
   if (!h->shared)
-    syscall(SYS_rt_tgsigqueueinfo, pid, syscall(SYS_gettid), guarded[i], &h->info);
-  else if (syscall(SYS_rt_sigqueueinfo, pid, guarded[i], &h->info) != 0)
-    kill((pid_t)pid, guarded[i]);
+    syscall(SYS_rt_tgsigqueueinfo, pid, syscall(SYS_gettid), guarded(i), &h->info);
+  else if (syscall(SYS_rt_sigqueueinfo, pid, guarded(i), &h->info) != 0)
+    kill((pid_t)pid, guarded(i));
 }
 #else
 /* Elsewhere a pending guarded signal is delivered when the guard unblocks
@@ -196,8 +203,8 @@ static void take_pending(const sigset_t *blocked)
 
 static void requeue(int i, const struct held *h)
 {
-  if (h->shared) kill(getpid(), guarded[i]);
-  else pthread_kill(pthread_self(), guarded[i]);
+  if (h->shared) kill(getpid(), guarded(i));
+  else pthread_kill(pthread_self(), guarded(i));
 }
 #endif
 
@@ -247,7 +254,7 @@ static void on_fault(int sig, siginfo_t *info, void *context)
   int i, waits;
   if (cpucycles_guard_armed && !sent(info)) siglongjmp(cpucycles_guard_jump, 1);
   for (i = 0; i < NGUARDED; ++i) {
-    if (guarded[i] != sig) continue;
+    if (guarded(i) != sig) continue;
     if (sent(info) && __atomic_load_n(&settling_blind, __ATOMIC_ACQUIRE) &&
         __atomic_load_n(&settling, __ATOMIC_ACQUIRE) == i + 1) {
       if (settling_here) {
@@ -339,7 +346,7 @@ static int exchange(int i, const struct sigaction *sa, const struct sigaction *b
   settling_here = 1;
   __atomic_store_n(&settling_blind, !before, __ATOMIC_SEQ_CST);
   __atomic_store_n(&settling, i + 1, __ATOMIC_SEQ_CST);
-  r = sigaction(guarded[i], sa, &replaced);
+  r = sigaction(guarded(i), sa, &replaced);
   if (r == 0 && !ours(&replaced)) saved[i] = replaced;
   __atomic_store_n(&settling, 0, __ATOMIC_RELEASE);
   __atomic_store_n(&settling_blind, 0, __ATOMIC_RELEASE);
@@ -372,10 +379,10 @@ static void give_back_one(int i, int wait)
   int polls;
   for (polls = 0;; ++polls) {
     struct sigaction now, replaced;
-    if (sigaction(guarded[i], 0, &now) != 0) return;
+    if (sigaction(guarded(i), 0, &now) != 0) return;
     if (ours(&now)) {
-      if (sigaction(guarded[i], &saved[i], &replaced) != 0 || ours(&replaced)) return;
-      sigaction(guarded[i], &replaced, 0);
+      if (sigaction(guarded(i), &saved[i], &replaced) != 0 || ours(&replaced)) return;
+      sigaction(guarded(i), &replaced, 0);
       if (!marked(&replaced)) return;
       continue;
     }
@@ -454,7 +461,7 @@ static int install(int i)
   now = replaced;
   /* A signal the program blocks cannot land here; what take_pending
      holds for it stays held until the end. */
-  for (k = 0; k < 2 && sigismember(&saved_mask, guarded[i]) != 1; ++k)
+  for (k = 0; k < 2 && sigismember(&saved_mask, guarded(i)) != 1; ++k)
     if (held[i][k].present) {
       held[i][k].present = 0;
       requeue(i, &held[i][k]);
@@ -480,7 +487,7 @@ static int install(int i)
    interrupted (a first call in a signal handler) cannot finish until
    this one does, so this one nests over it at once, as it does after
    5 s for a holder stopped some other way. Returns 0 with SIGILL
-   (guarded[0]) ours. */
+   (guarded(0)) ours. */
 static int take_turn(void)
 {
   int polls;
@@ -494,7 +501,7 @@ static int take_turn(void)
     nanosleep(&ms, 0);
   }
   for (polls = 0;; ++polls) {
-    if (sigaction(guarded[0], 0, &now) != 0) return -1;
+    if (sigaction(guarded(0), 0, &now) != 0) return -1;
     if (ours(&now)) {
       /* Put back over ours by a copy that expects us to undo it; after
          5 s, kept, nested over what it replaced. */
@@ -528,7 +535,7 @@ int cpucycles_guard_begin(void)
   int i;
 
   sigemptyset(&faults);
-  for (i = 0; i < NGUARDED; ++i) sigaddset(&faults, guarded[i]);
+  for (i = 0; i < NGUARDED; ++i) sigaddset(&faults, guarded(i));
   if (sigprocmask(SIG_BLOCK, 0, &saved_mask) != 0) return -1;
   take_pending(&saved_mask);
   /* Set before the first handler is installed: a child that gets one
@@ -553,7 +560,7 @@ void cpucycles_guard_remask(void)
 {
   sigset_t mask = saved_mask;
   int i;
-  for (i = 0; i < NGUARDED; ++i) sigdelset(&mask, guarded[i]);
+  for (i = 0; i < NGUARDED; ++i) sigdelset(&mask, guarded(i));
   sigprocmask(SIG_SETMASK, &mask, 0);
 }
 
@@ -569,9 +576,9 @@ static void give_back_at_end(void)
 {
   int i;
   for (i = NGUARDED; i-- > 0;) {
-    if (sigaction(guarded[i], &saved[i], &replaced) == 0) {
+    if (sigaction(guarded(i), &saved[i], &replaced) == 0) {
       if (ours(&replaced)) continue;
-      sigaction(guarded[i], &replaced, 0);
+      sigaction(guarded(i), &replaced, 0);
     }
     give_back_one(i, 1);
   }
