@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "check.h"
 #include "internal.h"
 #include "perfpage.h"
@@ -113,9 +114,24 @@ static void core_types(void)
   tree_remove(root);
 }
 
+/* amd64-pmcff skips the rdpmc files once perf_event has refused a
+   hardware cycle event as absent (perf.h): they are the core PMU's, so
+   they cannot exist then. Checked on this kernel after each_counter has
+   asked it. */
+static void rdpmc_files(void)
+{
+  if (!cpucycles_perf_no_hardware()) {
+    SKIP("perf_event has a hardware cycle event here: the rdpmc files may exist");
+    return;
+  }
+  CHECK(access("/sys/devices/cpu/rdpmc", F_OK) != 0 && access("/sys/devices/cpu_core/rdpmc", F_OK) != 0,
+        "no hardware cycle event: no core PMU's rdpmc file either");
+}
+
 int main(void)
 {
   each_counter();
+  rdpmc_files();
   selection();
   core_types();
   CHECK_DONE();
