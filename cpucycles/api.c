@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <unistd.h>
 #include "internal.h"
+#include "guard.h"
 #include "os.h"
 #include "../include/cpucycles.h"
 
@@ -187,6 +188,7 @@ static int claim_or_wait(int *state, void (*work)(void))
       continue;
     }
     tid_here = me;
+    cpucycles_guard_thread_known(me); /* the selection's guard needs it too */
     busy_here = 1;
     /* Sleepers on a claim taken over keep their mark. */
     if (__atomic_compare_exchange_n(state, &seen, me | (seen & WAITING), 0, __ATOMIC_ACQ_REL,

@@ -423,6 +423,12 @@ __attribute__((constructor)) static void watch_forks(void)
 /* Our handler for signal i, marked, keeping those flags of the handler it
    replaces (before_flags) that matter to where and how it runs. */
 static long guard_thread; /* this_thread() of the guard up now, asked once */
+static CPUCYCLES_THREAD_LOCAL long known_thread; /* cpucycles_guard_thread_known */
+
+void cpucycles_guard_thread_known(long tid)
+{
+  known_thread = tid;
+}
 
 static void our_handler(struct sigaction *sa, int before_flags)
 {
@@ -543,7 +549,10 @@ int cpucycles_guard_begin(void)
      handlers. */
   guarding_here = 1;
   __atomic_store_n(&guard_used, 1, __ATOMIC_RELEASE);
-  guard_thread = this_thread();
+  /* On Linux both are the kernel's thread id (os.h); elsewhere the mark
+     names no thread and neither is asked. */
+  guard_thread = TID_BITS && known_thread > 0 ? known_thread : this_thread();
+  known_thread = 0;
   for (i = take_turn() == 0 ? 1 : 0; i > 0 && i < NGUARDED; ++i)
     if (install(i) != 0) break;
   if (i < NGUARDED || sigprocmask(SIG_UNBLOCK, &faults, 0) != 0) {
@@ -564,31 +573,11 @@ void cpucycles_guard_remask(void)
   sigprocmask(SIG_SETMASK, &mask, 0);
 }
 
-/* At the end of the guard ours is almost always still in place, so the
-   restoring exchange comes first, without the look, and its answer says
-   whether it was ours it replaced. Where it was another's (a program's or
-   another copy's, installed over ours meanwhile), that goes back at once
-   and give_back_one takes over. The instant in between, with what we
-   saved standing in for theirs, is the one give_back_one already allows
-   when theirs is installed between its look and its restore. SIGILL goes
-   back last, as in give_back. */
-static void give_back_at_end(void)
-{
-  int i;
-  for (i = NGUARDED; i-- > 0;) {
-    if (sigaction(guarded(i), &saved[i], &replaced) == 0) {
-      if (ours(&replaced)) continue;
-      sigaction(guarded(i), &replaced, 0);
-    }
-    give_back_one(i, 1);
-  }
-}
-
 void cpucycles_guard_end(void)
 {
   cpucycles_guard_armed = 0;
   sigprocmask(SIG_SETMASK, &saved_mask, 0);
-  give_back_at_end();
+  give_back(NGUARDED, 1);
   guarding_here = 0;
   put_back();
 }
