@@ -3,7 +3,8 @@
    call costs in a fresh process.
 
    Usage: bench [RUNNER...] FIRST, where FIRST is bench/bin/first (run as
-   RUNNER... FIRST, so an emulator prefix works).
+   RUNNER... FIRST, so an emulator prefix works); the first call's floor,
+   bench/bin/floor, is run the same way from FIRST's directory.
 
    Every counter compiled for this host goes through the library's own
    selection, alone, so it is set up under the signal guard and must pass
@@ -34,10 +35,14 @@
 #define CHILD_SECONDS 60
 #define MAX_OPTIONS 64
 
-/* The targets of issue 7 for this benchmark; missing them is reported, not
-   an error: a loaded machine misses them without the library being wrong. */
+/* The targets of issues 7 and 21 for this benchmark; missing them is
+   reported, not an error: a loaded machine misses them without the library
+   being wrong. The first call's limit in microseconds is this development
+   machine's (a 2-core EPYC VM); its ratio to the floor measured here is
+   the one that travels. */
 #define TARGET_GAP_CYCLES 1.0
-#define TARGET_FIRST_US 100.0
+#define TARGET_FIRST_US 20.0
+#define TARGET_FIRST_RATIO 1.25
 
 static long long readings[BENCH_READS + 1];
 
@@ -100,11 +105,73 @@ static void figure_line(const char *what, const struct bench_summary *s,
   printf(" unit=%s\n", unit);
 }
 
+/* The first call's floor (floor.c) for the counter name, in
+   microseconds: the whole and its parts (the guard's system calls, the
+   perf probe, the 1000 reads), one fresh process after each first call's,
+   so that the same load weighs on both. The program is FIRST's directory
+   and "floor" in place of FIRST's own name. */
+struct floor_figures {
+  struct bench_summary total, guard, perf, reads;
+};
+struct floor_run {
+  char **argv, *path;
+  const char *name;
+  int ok;
+  double total[PROCESSES], guard[PROCESSES], perf[PROCESSES], reads[PROCESSES];
+};
+
+static void floor_start(struct floor_run *fl, char **child, int nchild, const char *name)
+{
+  const char *first = child[nchild - 1], *slash = strrchr(first, '/');
+  size_t dir = slash ? (size_t)(slash - first + 1) : 0;
+  fl->argv = calloc((size_t)nchild + 2, sizeof *fl->argv);
+  fl->path = malloc(dir + sizeof "floor");
+  fl->name = name;
+  fl->ok = fl->argv && fl->path;
+  if (!fl->ok) return;
+  memcpy(fl->path, first, dir);
+  memcpy(fl->path + dir, "floor", sizeof "floor");
+  memcpy(fl->argv, child, (size_t)nchild * sizeof *fl->argv);
+  fl->argv[nchild - 1] = fl->path;
+  fl->argv[nchild] = (char *)name;
+}
+
+static void floor_one(struct floor_run *fl, int i)
+{
+  char out[256];
+  long long t, g, p, r;
+  if (!fl->ok) return;
+  if (bench_child(fl->argv, out, sizeof out, CHILD_SECONDS) != 0 ||
+      sscanf(out, "floor %lld %lld %lld %lld", &t, &g, &p, &r) != 4) {
+    fprintf(stderr, "bench: %s did not report a floor for %s\n", fl->path, fl->name);
+    fl->ok = 0;
+    return;
+  }
+  fl->total[i] = (double)t / 1000;
+  fl->guard[i] = (double)g / 1000;
+  fl->perf[i] = (double)p / 1000;
+  fl->reads[i] = (double)r / 1000;
+}
+
+static int floor_finish(struct floor_run *fl, struct floor_figures *f)
+{
+  if (fl->ok) {
+    bench_summarize(fl->total, PROCESSES, &f->total);
+    bench_summarize(fl->guard, PROCESSES, &f->guard);
+    bench_summarize(fl->perf, PROCESSES, &f->perf);
+    bench_summarize(fl->reads, PROCESSES, &f->reads);
+  }
+  free(fl->path);
+  free(fl->argv);
+  return fl->ok && f->total.median > 0 ? 0 : -1;
+}
+
 /* The first call's wall and CPU time in PROCESSES fresh processes, in
-   microseconds, and the hot path through the shared library from one more. */
+   microseconds, each followed by its floor's (fl), and the hot path
+   through the shared library from one more. */
 static int first_calls(char **child, int nchild, struct bench_summary *first,
                        struct bench_summary *first_cpu, struct bench_summary *hot,
-                       struct bench_summary *hot_mean)
+                       struct bench_summary *hot_mean, struct floor_run *fl)
 {
   char **argv = calloc((size_t)nchild + 2, sizeof *argv);
   double us[PROCESSES], cpu_us[PROCESSES];
@@ -123,6 +190,7 @@ static int first_calls(char **child, int nchild, struct bench_summary *first,
     }
     us[i] = (double)ns / 1000;
     cpu_us[i] = (double)cpu_ns / 1000;
+    floor_one(fl, i);
   }
   bench_summarize(us, PROCESSES, first);
   bench_summarize(cpu_us, PROCESSES, first_cpu);
@@ -164,9 +232,12 @@ int main(int argc, char **argv)
   struct figures floor_f;
 #endif
   struct bench_summary first_s, first_cpu, hot_s, hot_mean;
+  struct floor_figures floor_s;
+  struct floor_run floor_run;
   int n = cpucycles_noptions < MAX_OPTIONS ? cpucycles_noptions : MAX_OPTIONS;
   long long persecond;
-  int i, r, have_first;
+  int i, r, have_first, have_floor;
+  double ratio = 0;
   struct utsname u;
   char model[256], text[96];
   double load = -1;
@@ -227,7 +298,11 @@ int main(int argc, char **argv)
 #endif
   bench_summarize(api_f.samples, SAMPLES, &api_f.s);
   bench_summarize(api_f.means, BENCH_ROUNDS, &api_f.mean);
-  have_first = first_calls(argv + 1, argc - 1, &first_s, &first_cpu, &hot_s, &hot_mean) == 0;
+  floor_start(&floor_run, argv + 1, argc - 1, cpucycles_implementation());
+  have_first = first_calls(argv + 1, argc - 1, &first_s, &first_cpu, &hot_s, &hot_mean,
+                           &floor_run) == 0;
+  have_floor = floor_finish(&floor_run, &floor_s) == 0 && have_first;
+  if (have_floor) ratio = first_s.median / floor_s.total.median;
 
   cpu_model(model, sizeof model);
   if (uname(&u) != 0) strcpy(u.machine, "unknown");
@@ -266,6 +341,20 @@ int main(int argc, char **argv)
     bench_print_figure(stdout, first_cpu.iqr);
     printf(" us\n");
   }
+  if (have_floor) {
+    printf("its floor (bench/floor.c: what a selection keeping the rules cannot\n"
+           "skip), timed the same way in %d fresh processes, each run after one of\n"
+           "the first call's: median ", PROCESSES);
+    bench_print_figure(stdout, floor_s.total.median);
+    printf(" us:\nthe guard's system calls ");
+    bench_print_figure(stdout, floor_s.guard.median);
+    printf(" us, the perf probe ");
+    bench_print_figure(stdout, floor_s.perf.median);
+    printf(" us, 1000 reads of %s ", cpucycles_implementation());
+    bench_print_figure(stdout, floor_s.reads.median);
+    printf(" us;\nfirst call / floor %.2f (limit %g; load average %.2f at the start)\n", ratio,
+           TARGET_FIRST_RATIO, load);
+  }
   printf("\n");
 
   printf("bench load=%.2f\n", load);
@@ -292,6 +381,14 @@ int main(int argc, char **argv)
     snprintf(text, sizeof text, "firstcall-cpu link=shared processes=%d timing=inside", PROCESSES);
     figure_line(text, &first_cpu, 0, "microseconds");
   }
+  if (have_floor) {
+    snprintf(text, sizeof text, "firstcall-floor counter=%s processes=%d timing=inside",
+             cpucycles_implementation(), PROCESSES);
+    figure_line(text, &floor_s.total, 0, "microseconds");
+    figure_line("firstcall-floor part=guard", &floor_s.guard, 0, "microseconds");
+    figure_line("firstcall-floor part=perf", &floor_s.perf, 0, "microseconds");
+    figure_line("firstcall-floor part=reads", &floor_s.reads, 0, "microseconds");
+  }
 #ifdef BENCH_FLOOR
   {
     /* The worse of the two links, on the mean: the median of a counter
@@ -311,5 +408,10 @@ int main(int argc, char **argv)
     printf(" limit=%g met=%s unit=microseconds\n", TARGET_FIRST_US,
            first_s.median <= TARGET_FIRST_US ? "yes" : "no");
   }
-  return have_first ? 0 : 1;
+  if (have_floor) {
+    printf("bench target=firstcall-floor ratio=%.2f limit=%g met=%s load=%.2f\n", ratio,
+           TARGET_FIRST_RATIO,
+           ratio <= TARGET_FIRST_RATIO ? "yes" : "no", load);
+  }
+  return have_first && have_floor ? 0 : 1;
 }

@@ -12,6 +12,9 @@
 #include "counter.h"
 #include "os.h"
 #include "rdpmc.h"
+#ifdef __linux__
+#include "perf.h"
+#endif
 
 static long long pmcff_read(void)
 {
@@ -20,6 +23,14 @@ static long long pmcff_read(void)
 
 static int pmcff_setup(struct cpucycles_setup *s)
 {
+#ifdef __linux__
+  /* The rdpmc files are attributes of the x86 core PMU, registered only
+     when the kernel can count cycles on it: once perf_event has refused
+     the generic cycle event as absent (which it does only after every
+     PMU refused it, see perf.c), or is not there at all, neither file
+     exists, and the two failed lookups cost microseconds. */
+  if (cpucycles_perf_no_hardware()) return -1;
+#endif
   /* Where the OS says RDPMC would fault, not even the CPUIDs below are
      worth their cost (microseconds each in a virtual machine). */
   if (cpucycles_os_rdpmc_open() == 0) return -1;

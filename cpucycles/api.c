@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <unistd.h>
 #include "internal.h"
+#include "guard.h"
 #include "os.h"
 #include "../include/cpucycles.h"
 
@@ -62,9 +63,21 @@ static void publish(int *state)
   if (__atomic_exchange_n(state, DONE, __ATOMIC_ACQ_REL) & WAITING) cpucycles_os_wake(state);
 }
 
-static int foreign(void)
+/* me: the calling thread's id (os.h). On Linux, where that is the kernel's
+   thread id, the thread whose id is the process id this memory was
+   recorded for is that process's first thread, as getpid() would say,
+   without asking: threads and processes are numbered from one space, and
+   a live process's id names its first thread. (A vfork child in a new pid
+   namespace may be numbered like its parent; getpid() there gives the
+   same number, so the answer was this one anyway.) Any other thread, and
+   every thread elsewhere, asks. */
+static int foreign(int me)
 {
-  int me = (int)getpid(), seen = __atomic_load_n(&memory_pid, __ATOMIC_RELAXED);
+  int seen = __atomic_load_n(&memory_pid, __ATOMIC_RELAXED);
+#ifdef __linux__
+  if (seen != 0 && me == seen) return 0;
+#endif
+  me = (int)getpid();
   /* The first claim of this memory. */
   if (!seen && __atomic_compare_exchange_n(&memory_pid, &seen, me, 0, __ATOMIC_RELAXED,
                                            __ATOMIC_RELAXED))
@@ -104,8 +117,6 @@ __attribute__((constructor)) static void watch_process(void)
   pthread_atfork(0, 0, in_forked_child);
 }
 
-#define MAX_OPTIONS 64
-
 static long long estimate(void)
 {
   return cpucycles_persecond_here();
@@ -113,13 +124,13 @@ static long long estimate(void)
 
 static void select_counter(void)
 {
-  /* Static, not on the stack: 2.5 KB there would keep a first call out of
-     a signal handler on an 8 KiB alternate stack. The once below lets one
-     thread of a process at a time in here, and a handler interrupting it
-     is turned away (busy_here), so nobody shares it. */
-  static struct cpucycles_trial trials[MAX_OPTIONS];
+  /* Not on the stack, which may be a signal handler's 8 KiB: one per
+     compiled counter, in options.c. The once below lets one thread of a
+     process at a time in here, and a handler interrupting it is turned
+     away (busy_here), so nobody shares them. */
+  struct cpucycles_trial *trials = cpucycles_trials;
   struct cpucycles_persecond_source ps = { 0, estimate };
-  int n = cpucycles_noptions < MAX_OPTIONS ? cpucycles_noptions : MAX_OPTIONS;
+  int n = cpucycles_ntrials;
   long long (*read)(void) = zero;
   const char *name = "default-zero";
   int best, cancel;
@@ -165,8 +176,9 @@ static int claim_or_wait(int *state, void (*work)(void))
   for (;;) {
     int seen = __atomic_load_n(state, __ATOMIC_ACQUIRE), me, holder;
     if (seen == DONE) return 1;
-    if (busy_here || foreign()) return 0;
+    if (busy_here) return 0;
     me = cpucycles_os_thread();
+    if (foreign(me)) return 0;
     holder = seen & ~WAITING;
     /* Our own id with busy_here clear, or one no thread here has: a claim
        that came with memory from another process, never to be published
@@ -181,6 +193,7 @@ static int claim_or_wait(int *state, void (*work)(void))
       continue;
     }
     tid_here = me;
+    cpucycles_guard_thread_known(me); /* the selection's guard needs it too */
     busy_here = 1;
     /* Sleepers on a claim taken over keep their mark. */
     if (__atomic_compare_exchange_n(state, &seen, me | (seen & WAITING), 0, __ATOMIC_ACQ_REL,

@@ -16,7 +16,14 @@
 #include "guard.h"
 
 #define NGUARDED 4
-static const int guarded[NGUARDED] = { SIGILL, SIGFPE, SIGBUS, SIGSEGV };
+/* SIGILL, SIGFPE, SIGBUS, SIGSEGV, in that order, from one constant: an
+   array of them would be the only thing a first call reads from the
+   library's read-only data, a segment of its own whose first read is a
+   page fault (several microseconds in a virtual machine). Signal numbers
+   are below 256 on every system. */
+#define GUARDED_ALL ((unsigned long)SIGILL | (unsigned long)SIGFPE << 8 | \
+                     (unsigned long)SIGBUS << 16 | (unsigned long)SIGSEGV << 24)
+#define guarded(i) ((int)(GUARDED_ALL >> 8 * (i) & 0xff))
 static struct sigaction saved[NGUARDED];
 static sigset_t saved_mask;
 
@@ -146,15 +153,22 @@ static int take_one(int sig, siginfo_t *info)
 static void take_pending(const sigset_t *blocked)
 {
   static sigset_t pending; /* see cpucycles_guard_begin */
-  int i, k;
+  int i, k, any = 0;
 
+  for (i = 0; i < NGUARDED; ++i) {
+    held[i][0].present = held[i][1].present = 0;
+    any |= sigismember(blocked, guarded(i)) == 1;
+  }
+  /* None of the four blocked (most programs): none can be pending, and
+     none is ever held (on_fault holds only what the program blocks), so
+     neither the pending set nor the process id is asked for. */
+  if (!any) return;
   held_by = getpid();
-  for (i = 0; i < NGUARDED; ++i) held[i][0].present = held[i][1].present = 0;
   if (sigpending(&pending) != 0) return;
   for (i = 0; i < NGUARDED; ++i) {
     struct held *h = held[i];
-    if (!sigismember(blocked, guarded[i]) || !sigismember(&pending, guarded[i])) continue;
-    for (k = 0; k < 2 && take_one(guarded[i], &h[k].info); ++k) h[k].present = 1;
+    if (!sigismember(blocked, guarded(i)) || !sigismember(&pending, guarded(i))) continue;
+    for (k = 0; k < 2 && take_one(guarded(i), &h[k].info); ++k) h[k].present = 1;
     /* Two: the thread's, then the process's. One: its code says which. */
     h[0].shared = h[1].present ? 0 : !thread_directed(&h[0].info);
     h[1].shared = 1;
@@ -171,9 +185,9 @@ static void requeue(int i, const struct held *h)
 {
   long pid = (long)getpid();
   if (!h->shared)
-    syscall(SYS_rt_tgsigqueueinfo, pid, syscall(SYS_gettid), guarded[i], &h->info);
-  else if (syscall(SYS_rt_sigqueueinfo, pid, guarded[i], &h->info) != 0)
-    kill((pid_t)pid, guarded[i]);
+    syscall(SYS_rt_tgsigqueueinfo, pid, syscall(SYS_gettid), guarded(i), &h->info);
+  else if (syscall(SYS_rt_sigqueueinfo, pid, guarded(i), &h->info) != 0)
+    kill((pid_t)pid, guarded(i));
 }
 #else
 /* Elsewhere a pending guarded signal is delivered when the guard unblocks
@@ -189,8 +203,8 @@ static void take_pending(const sigset_t *blocked)
 
 static void requeue(int i, const struct held *h)
 {
-  if (h->shared) kill(getpid(), guarded[i]);
-  else pthread_kill(pthread_self(), guarded[i]);
+  if (h->shared) kill(getpid(), guarded(i));
+  else pthread_kill(pthread_self(), guarded(i));
 }
 #endif
 
@@ -213,8 +227,9 @@ static CPUCYCLES_THREAD_LOCAL volatile int guarding_here;
 
 /* An exchange of our handler for signal i is under way (i + 1), by this
    thread if settling_here: until it returns, saved[i] holds what a look
-   just before it found, which another copy may have replaced meanwhile. */
-static int settling; /* atomic */
+   just before it found, which another copy may have replaced meanwhile,
+   or, where no look was made (settling_blind), nothing known yet. */
+static int settling, settling_blind; /* atomic */
 static CPUCYCLES_THREAD_LOCAL volatile int settling_here;
 /* How often this thread's fault was sent back to wait for one. */
 static CPUCYCLES_THREAD_LOCAL int refaults;
@@ -228,14 +243,28 @@ static CPUCYCLES_THREAD_LOCAL int refaults;
    probe, which must reach that copy and not the look's stale answer: it
    returns after 100 us and the instruction faults again, by then under a
    known disposition (bounded, 1 s, for a settling thread that is itself
-   stopped waiting on the faulting one). */
+   stopped waiting on the faulting one). A sent signal while a blind
+   exchange settles has no disposition to go to yet: in another thread it
+   waits for the exchange's answer (as bounded); in the settling thread,
+   where it lands as the exchange returns and before the answer is
+   stored, it is held and queued again at once after (install). */
 static void on_fault(int sig, siginfo_t *info, void *context)
 {
   static const struct timespec pause = { 0, 100000 };
-  int i;
+  int i, waits;
   if (cpucycles_guard_armed && !sent(info)) siglongjmp(cpucycles_guard_jump, 1);
   for (i = 0; i < NGUARDED; ++i) {
-    if (guarded[i] != sig) continue;
+    if (guarded(i) != sig) continue;
+    if (sent(info) && __atomic_load_n(&settling_blind, __ATOMIC_ACQUIRE) &&
+        __atomic_load_n(&settling, __ATOMIC_ACQUIRE) == i + 1) {
+      if (settling_here) {
+        hold(i, info);
+        return;
+      }
+      for (waits = 0; waits < SETTLE_WAITS && __atomic_load_n(&settling, __ATOMIC_ACQUIRE) == i + 1;
+           ++waits)
+        nanosleep(&pause, 0);
+    }
     if (__atomic_load_n(&settling, __ATOMIC_ACQUIRE) == i + 1 && !settling_here && !sent(info) &&
         refaults < SETTLE_WAITS) {
       ++refaults;
@@ -309,16 +338,18 @@ static int marked_here(const struct sigaction *sa)
    the same time; before is what a look just before found. A child forked
    by another thread in mid-selection inherits our handler; what it must
    give back is what its parent saved, so ours is never saved. */
+static struct sigaction replaced; /* what the last exchange replaced */
 static int exchange(int i, const struct sigaction *sa, const struct sigaction *before)
 {
-  static struct sigaction replaced;
   int r;
-  if (!ours(before)) saved[i] = *before;
+  if (before && !ours(before)) saved[i] = *before;
   settling_here = 1;
+  __atomic_store_n(&settling_blind, !before, __ATOMIC_SEQ_CST);
   __atomic_store_n(&settling, i + 1, __ATOMIC_SEQ_CST);
-  r = sigaction(guarded[i], sa, &replaced);
+  r = sigaction(guarded(i), sa, &replaced);
   if (r == 0 && !ours(&replaced)) saved[i] = replaced;
   __atomic_store_n(&settling, 0, __ATOMIC_RELEASE);
+  __atomic_store_n(&settling_blind, 0, __ATOMIC_RELEASE);
   settling_here = 0;
   return r;
 }
@@ -348,10 +379,10 @@ static void give_back_one(int i, int wait)
   int polls;
   for (polls = 0;; ++polls) {
     struct sigaction now, replaced;
-    if (sigaction(guarded[i], 0, &now) != 0) return;
+    if (sigaction(guarded(i), 0, &now) != 0) return;
     if (ours(&now)) {
-      if (sigaction(guarded[i], &saved[i], &replaced) != 0 || ours(&replaced)) return;
-      sigaction(guarded[i], &replaced, 0);
+      if (sigaction(guarded(i), &saved[i], &replaced) != 0 || ours(&replaced)) return;
+      sigaction(guarded(i), &replaced, 0);
       if (!marked(&replaced)) return;
       continue;
     }
@@ -389,21 +420,64 @@ __attribute__((constructor)) static void watch_forks(void)
   pthread_atfork(0, 0, in_forked_child);
 }
 
-/* Our handler for signal i, marked, keeping the flags of before that
-   matter to where and how it runs. */
+/* Our handler for signal i, marked, keeping those flags of the handler it
+   replaces (before_flags) that matter to where and how it runs. */
 static long guard_thread; /* this_thread() of the guard up now, asked once */
+static CPUCYCLES_THREAD_LOCAL long known_thread; /* cpucycles_guard_thread_known */
 
-static void our_handler(struct sigaction *sa, const struct sigaction *before)
+void cpucycles_guard_thread_known(long tid)
+{
+  known_thread = tid;
+}
+
+static void our_handler(struct sigaction *sa, int before_flags)
 {
   long tid = guard_thread;
   int k;
   memset(sa, 0, sizeof *sa);
   sa->sa_sigaction = on_fault;
-  sa->sa_flags = SA_SIGINFO | SA_NODEFER | (before->sa_flags & (SA_ONSTACK | SA_RESTART));
+  sa->sa_flags = SA_SIGINFO | SA_NODEFER | (before_flags & (SA_ONSTACK | SA_RESTART));
   sigemptyset(&sa->sa_mask);
   for (k = 0; k < NMARK; ++k) sigaddset(&sa->sa_mask, mark[k]);
   for (k = 0; k < TID_BITS; ++k)
     if (tid >> k & 1) sigaddset(&sa->sa_mask, TID_FIRST + k);
+}
+
+/* What a look or an exchange found and the handler made from it, for
+   install and take_turn in turn: static, as saved[] is (one selection at
+   a time guards, and a first call's stack may be a signal handler's
+   8 KiB), and shared, since every page of ours that a first call touches
+   for the first time costs it a page fault. */
+static struct sigaction now, sa;
+
+/* Installs our handler for signal i by an exchange made blind, without
+   the look before it that costs a system call: saved[i] ends as what it
+   replaced, which is left in now. Our handler takes two flags of the one
+   it replaces (our_handler); made blind with neither, as a default
+   disposition has them, it is made again by a second exchange in the
+   rare case the replaced one had either. A signal sent to this thread
+   while the answer was unknown (on_fault held it: the program does not
+   block it, or it would not have landed) is queued again now, to reach
+   the disposition just saved as it would have a moment before. */
+static int install(int i)
+{
+  int r, k;
+  our_handler(&sa, 0);
+  r = exchange(i, &sa, 0);
+  now = replaced;
+  /* A signal the program blocks cannot land here; what take_pending
+     holds for it stays held until the end. */
+  for (k = 0; k < 2 && sigismember(&saved_mask, guarded(i)) != 1; ++k)
+    if (held[i][k].present) {
+      held[i][k].present = 0;
+      requeue(i, &held[i][k]);
+    }
+  if (r != 0) return -1;
+  if (!ours(&now) && (now.sa_flags & (SA_ONSTACK | SA_RESTART))) {
+    our_handler(&sa, now.sa_flags);
+    r = exchange(i, &sa, &now);
+  }
+  return r;
 }
 
 /* Copies take turns, and SIGILL's handler says whose turn it is. Nested
@@ -419,13 +493,21 @@ static void our_handler(struct sigaction *sa, const struct sigaction *before)
    interrupted (a first call in a signal handler) cannot finish until
    this one does, so this one nests over it at once, as it does after
    5 s for a holder stopped some other way. Returns 0 with SIGILL
-   (guarded[0]) ours. */
+   (guarded(0)) ours. */
 static int take_turn(void)
 {
-  static struct sigaction now, sa;
   int polls;
+  /* Most often no copy holds the turn: first installed blind, which
+     leaves what it replaced in now, and then judged as the loop below
+     judges an exchange that raced with another copy. */
+  if (install(0) != 0) return -1;
+  if (!ours(&now)) {
+    if (!marked(&now) || marked_here(&now)) return 0;
+    give_back_one(0, 1);
+    nanosleep(&ms, 0);
+  }
   for (polls = 0;; ++polls) {
-    if (sigaction(guarded[0], 0, &now) != 0) return -1;
+    if (sigaction(guarded(0), 0, &now) != 0) return -1;
     if (ours(&now)) {
       /* Put back over ours by a copy that expects us to undo it; after
          5 s, kept, nested over what it replaced. */
@@ -435,7 +517,7 @@ static int take_turn(void)
     }
     if (!marked(&now) || marked_here(&now) || polls >= HANDOVER_POLLS) {
       int nest = marked(&now);
-      our_handler(&sa, &now);
+      our_handler(&sa, now.sa_flags);
       if (exchange(0, &sa, &now) != 0) return -1;
       if (nest || !marked(&saved[0])) return 0;
       give_back_one(0, 1);
@@ -456,11 +538,10 @@ int cpucycles_guard_begin(void)
   /* Static, as saved[] is: one selection at a time guards, and a first
      call's stack may be a signal handler's 8 KiB. */
   static sigset_t faults;
-  static struct sigaction now, sa;
   int i;
 
   sigemptyset(&faults);
-  for (i = 0; i < NGUARDED; ++i) sigaddset(&faults, guarded[i]);
+  for (i = 0; i < NGUARDED; ++i) sigaddset(&faults, guarded(i));
   if (sigprocmask(SIG_BLOCK, 0, &saved_mask) != 0) return -1;
   take_pending(&saved_mask);
   /* Set before the first handler is installed: a child that gets one
@@ -468,12 +549,12 @@ int cpucycles_guard_begin(void)
      handlers. */
   guarding_here = 1;
   __atomic_store_n(&guard_used, 1, __ATOMIC_RELEASE);
-  guard_thread = this_thread();
-  for (i = take_turn() == 0 ? 1 : 0; i > 0 && i < NGUARDED; ++i) {
-    if (sigaction(guarded[i], 0, &now) != 0) break;
-    our_handler(&sa, &now);
-    if (exchange(i, &sa, &now) != 0) break;
-  }
+  /* On Linux both are the kernel's thread id (os.h); elsewhere the mark
+     names no thread and neither is asked. */
+  guard_thread = TID_BITS && known_thread > 0 ? known_thread : this_thread();
+  known_thread = 0;
+  for (i = take_turn() == 0 ? 1 : 0; i > 0 && i < NGUARDED; ++i)
+    if (install(i) != 0) break;
   if (i < NGUARDED || sigprocmask(SIG_UNBLOCK, &faults, 0) != 0) {
     give_back(i, 1);
     guarding_here = 0;
@@ -482,6 +563,14 @@ int cpucycles_guard_begin(void)
   }
   cpucycles_guard_armed = 0;
   return 0;
+}
+
+void cpucycles_guard_remask(void)
+{
+  sigset_t mask = saved_mask;
+  int i;
+  for (i = 0; i < NGUARDED; ++i) sigdelset(&mask, guarded(i));
+  sigprocmask(SIG_SETMASK, &mask, 0);
 }
 
 void cpucycles_guard_end(void)

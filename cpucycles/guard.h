@@ -10,16 +10,22 @@
 /* Turns SIGILL, SIGFPE, SIGBUS and SIGSEGV raised in the probing thread
    while it is armed into a jump to cpucycles_guard_jump. Probe as:
      if (sigsetjmp(cpucycles_guard_jump, 0)) {
-       cpucycles_guard_armed = 0; ...put back the selection's mask, which
-       a jump out of a signal handler does not restore by itself...
+       cpucycles_guard_armed = 0; cpucycles_guard_remask(); ...
      }
      cpucycles_guard_armed = 1; ...probe...; cpucycles_guard_armed = 0;
-   (select.c saves the mask once per selection rather than per probe.)
    The flag is per thread: the same signals in any other thread, or in this
    one while disarmed, are handed to whatever the process had installed.
    begin and end must run in the probing thread, around all its probes. */
 int cpucycles_guard_begin(void);
 void cpucycles_guard_end(void);
+/* The calling thread's id (os.h's cpucycles_os_thread), when the caller
+   has just asked for it: the next guard put up in this thread takes it
+   instead of asking the kernel again. Used once; 0 says nothing. */
+void cpucycles_guard_thread_known(long tid);
+/* Puts back the probing thread's signal mask as the guard set it (what
+   it had before, the four unblocked), after a jump out of the handler,
+   which does not restore it by itself. */
+void cpucycles_guard_remask(void);
 extern sigjmp_buf cpucycles_guard_jump;
 extern CPUCYCLES_THREAD_LOCAL volatile int cpucycles_guard_armed;
 

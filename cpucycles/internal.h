@@ -150,6 +150,11 @@ struct cpucycles_trial {
   int setup_done;             /* setup succeeded: released before the next counter's trial */
   int unmeasured;             /* untraced, set up but not read: it could not win */
 };
+/* options.c: one trial per compiled counter, for the first call's
+   selection (api.c), which one thread at a time makes, and their number
+   (cpucycles_noptions again, in writable data: see configure). */
+extern struct cpucycles_trial cpucycles_trials[];
+extern int cpucycles_ntrials;
 /* Returns the chosen index, its counter set up (the caller releases it
    when done), every other counter released; -1 when none works. */
 int cpucycles_select(const struct cpucycles_option *options, int n, long long persecond,

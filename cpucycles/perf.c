@@ -15,22 +15,33 @@
 #include "internal.h"
 #include "perfpage.h"
 
+/* What perf_event said and where this machine's sysfs is (perf.h): the
+   real kernel, asked once per process and kept, since three counters
+   open cycle events during one selection and the answers do not change. */
+static long sys_perf_open(struct perfabi_attr *attr)
+{
+  return syscall(SYS_perf_event_open, attr, 0, -1, -1, PERFABI_FLAG_FD_CLOEXEC);
+}
+static struct cpucycles_perf_kernel machine = { sys_perf_open, "", 0, 0, -1, { 0, 0 } };
+
+int cpucycles_perf_no_hardware(void)
+{
+  return machine.no_hardware || machine.no_perf;
+}
+
 /* An event for this thread; for a hardware event, on the PMU of the given
    type (0: whichever PMU the generic hardware event lands on). Kernels and
    hypervisors differ in which exclusions they accept, so every combination
-   is tried, most exclusive first. */
-/* Set once the kernel has said there is no hardware cycle event here
-   (ENOENT, ENODEV) or no perf_event at all (ENOSYS): three counters ask
-   during one selection, and the answer does not change. */
-static int no_hardware, no_perf;
-
-static int open_one(unsigned int type, unsigned long long config, unsigned int pmu,
-                    unsigned long long config1)
+   is tried, most exclusive first. Remembered in k: the kernel has said
+   there is no hardware cycle event here (ENOENT, ENODEV) or no perf_event
+   at all (ENOSYS). */
+static int open_one(struct cpucycles_perf_kernel *k, unsigned int type, unsigned long long config,
+                    unsigned int pmu, unsigned long long config1)
 {
   struct perfabi_attr attr;
   int kernel, hv;
 
-  if (no_perf || (type == PERFABI_TYPE_HARDWARE && no_hardware)) return -1;
+  if (k->no_perf || (type == PERFABI_TYPE_HARDWARE && k->no_hardware)) return -1;
 
   for (kernel = 1; kernel >= 0; --kernel)
     for (hv = 1; hv >= 0; --hv) {
@@ -49,13 +60,13 @@ static int open_one(unsigned int type, unsigned long long config, unsigned int p
       attr.pinned = 1;
       attr.exclude_kernel = (unsigned)kernel;
       attr.exclude_hv = (unsigned)hv;
-      fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERFABI_FLAG_FD_CLOEXEC);
+      fd = k->open(&attr);
       if (fd >= 0) return (int)fd;
       /* No such event, no such PMU, no perf_event at all: no exclusion
          changes that, and three more refused calls per counter were ~10 us
          of a first call in a VM without a PMU. */
-      if (errno == ENOSYS) no_perf = 1;
-      if ((errno == ENOENT || errno == ENODEV) && type == PERFABI_TYPE_HARDWARE) no_hardware = 1;
+      if (errno == ENOSYS) k->no_perf = 1;
+      if ((errno == ENOENT || errno == ENODEV) && type == PERFABI_TYPE_HARDWARE) k->no_hardware = 1;
       if (errno == ENOENT || errno == ENODEV || errno == ENOSYS) return -1;
     }
   return -1;
@@ -132,29 +143,48 @@ static void drop(struct cpucycles_perf *p, int unmap)
   p->n = 0;
 }
 
-/* This machine's core PMUs, looked up once: three counters open cycle
-   events during one selection, and each sysfs lookup of a first call is
-   a cold path walk of several microseconds. */
-static int machine_core_types(unsigned int types[CPUCYCLES_PERF_MAX])
+/* A hardware cycle event needs one event per core PMU on hybrid x86, and
+   finding them costs two sysfs lookups, cold path walks of several
+   microseconds each in a first call. The generic event is opened first:
+   where the kernel refuses it as absent, no core PMU has one and the
+   lookups are spared. The kernel (kernel/events/core.c, perf_init_event,
+   Linux 5.13 and later) sends a PERF_TYPE_HARDWARE event whose config
+   bits 32-63 are 0 to the PMU registered as PERF_TYPE_RAW, which on
+   hybrid x86 is cpu_core (arch/x86/events/core.c, init_hw_perf_events),
+   and on ENOENT from it to every other PMU in turn: ENOENT comes back
+   only when every PMU, cpu_atom included, refused a cycle event, and
+   ENODEV when the x86 PMU is not initialized at all. Either answer, or
+   ENOSYS, already rules out every hardware event (open_one), so the
+   per-PMU opens that the lookups would lead to could not succeed. Any
+   other answer (EACCES under perf_event_paranoid) leaves the order as it
+   was: the lookups, then one event per core PMU. Where the generic event
+   opens and the machine is not hybrid, it is the event; on a hybrid one
+   it is closed and one event per core PMU is opened in its place, as
+   before. Once the lookups are done, later opens (other counters, other
+   threads) go straight to the PMUs they found. */
+static int open_events(struct cpucycles_perf_kernel *k, struct cpucycles_perf *p)
 {
-  static unsigned int known[CPUCYCLES_PERF_MAX];
-  static int n = -1;
-  int i;
-  if (n < 0) n = cpucycles_perf_core_types("", known);
-  for (i = 0; i < n; ++i) types[i] = known[i];
-  return n;
-}
+  int i, n = 0, generic = -1;
 
-static int open_events(struct cpucycles_perf *p)
-{
-  unsigned int types[CPUCYCLES_PERF_MAX];
-  int i, n = 0;
-
-  if (p->type == PERFABI_TYPE_HARDWARE) n = machine_core_types(types);
   p->n = 0;
+  if (p->type == PERFABI_TYPE_HARDWARE) {
+    if (k->ncore < 0) {
+      generic = open_one(k, p->type, p->config, 0, p->config1);
+      if (generic < 0 && (k->no_hardware || k->no_perf)) return -1;
+      k->ncore = cpucycles_perf_core_types(k->root, k->core);
+      if (k->ncore > 0 && generic >= 0) {
+        close(generic);
+        generic = -1;
+      }
+      /* Not hybrid, and the one event it would open again was refused. */
+      if (k->ncore == 0 && generic < 0) return -1;
+    }
+    n = k->ncore;
+  }
   for (i = 0; i < (n ? n : 1); ++i) {
     void *page;
-    p->fd[i] = open_one(p->type, p->config, n ? types[i] : 0, p->config1);
+    p->fd[i] = generic >= 0 ? generic
+                            : open_one(k, p->type, p->config, n ? k->core[i] : 0, p->config1);
     p->page[i] = 0;
     p->n = i + 1;
     if (p->fd[i] < 0) goto fail;
@@ -167,6 +197,11 @@ static int open_events(struct cpucycles_perf *p)
 fail:
   drop(p, 1);
   return -1;
+}
+
+int cpucycles_perf_open_with(struct cpucycles_perf_kernel *k, struct cpucycles_perf *p)
+{
+  return open_events(k, p);
 }
 
 static void forget_own(int child);
@@ -269,7 +304,7 @@ static int open_own(struct cpucycles_perf_owner *o, struct cpucycles_perf_own *t
   t->perf.config = o->config;
   t->perf.config1 = o->config1;
   t->perf.flags = o->flags & CPUCYCLES_PERF_MAP;
-  if (open_events(&t->perf) != 0) return -1;
+  if (open_events(&machine, &t->perf) != 0) return -1;
   if (adopt(o) != 0 || pthread_setspecific(exit_key, (void *)o) != 0) {
     drop(&t->perf, 1);
     return -1;

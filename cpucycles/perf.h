@@ -85,6 +85,27 @@ void cpucycles_perf_own_close(struct cpucycles_perf_owner *o);
    its parent's thread had when it forked, so readings never decrease. */
 long long cpucycles_perf_own_count(struct cpucycles_perf_owner *o);
 
+/* What the kernel says, behind a pointer so that tests can play one: the
+   library has one for this machine (perf.c); a test passes its own to
+   cpucycles_perf_open_with. */
+struct cpucycles_perf_kernel {
+  long (*open)(struct perfabi_attr *attr); /* perf_event_open: this thread, any CPU;
+                                              a descriptor, or -1 with errno */
+  const char *root;                        /* prefix of the sysfs paths */
+  int no_hardware, no_perf;                /* refused as absent: kept */
+  int ncore;                               /* core PMUs found; -1: not looked up yet */
+  unsigned int core[CPUCYCLES_PERF_MAX];   /* their types */
+};
+/* Opens p's events (p->type, config, config1, flags; one per core PMU for
+   a hardware event on hybrid x86) as the library does, through k; 0, or
+   -1 with nothing open. Tests only: the library opens each thread's own. */
+int cpucycles_perf_open_with(struct cpucycles_perf_kernel *k, struct cpucycles_perf *p);
+
+/* Whether this process's perf_event has refused a hardware cycle event as
+   absent (no PMU driver, or no perf_event at all): then no core PMU is
+   registered, and so neither is its rdpmc file (amd64-pmcff). */
+int cpucycles_perf_no_hardware(void);
+
 /* The PMU types of the core PMUs of a hybrid machine, from
    root/sys/bus/event_source/devices/{cpu_core,cpu_atom}/type; returns how
    many (0: not hybrid, use the generic hardware event). */

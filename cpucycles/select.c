@@ -102,10 +102,9 @@ static int replaces_best(long long precision, long long best)
    trial marked as failed. A counter that could not replace beat (the
    best so far; 0: none) even at the smallest precision its kind allows,
    one cycle plus its penalty, cannot win: it is set up, to learn its kind,
-   but not measured, and marked unmeasured. mask is the signal mask of the
-   guarded selection. */
+   but not measured, and marked unmeasured. */
 static void trial(const struct cpucycles_counter *c, struct cpucycles_persecond_source *ps,
-                  long long beat_given, const sigset_t *mask, struct cpucycles_trial *t)
+                  long long beat_given, struct cpucycles_trial *t)
 {
   struct cpucycles_setup s;
   long long step, hz;
@@ -118,10 +117,10 @@ static void trial(const struct cpucycles_counter *c, struct cpucycles_persecond_
   memset(&s, 0, sizeof s);
   /* Saving the mask here would cost a system call per counter; after a
      fault, whose handler may have run with more signals blocked than the
-     probe had, the one mask saved for the whole selection is put back. */
+     probe had, the guard puts back the mask it set for the selection. */
   if (sigsetjmp(cpucycles_guard_jump, 0)) {
     cpucycles_guard_armed = 0;
-    sigprocmask(SIG_SETMASK, mask, 0);
+    cpucycles_guard_remask();
     t->precision = 0;
     return;
   }
@@ -173,7 +172,7 @@ done:
    trial, whose scale is kept. Returns 1 with the counter set up, or 0
    with nothing held. */
 static int confirm(const struct cpucycles_counter *c, const struct cpucycles_trial *t,
-                   struct cpucycles_persecond_source *ps, const sigset_t *mask)
+                   struct cpucycles_persecond_source *ps)
 {
   struct cpucycles_setup s;
   /* volatile: read after a jump back from the handler */
@@ -182,7 +181,7 @@ static int confirm(const struct cpucycles_counter *c, const struct cpucycles_tri
   memset(&s, 0, sizeof s);
   if (sigsetjmp(cpucycles_guard_jump, 0)) {
     cpucycles_guard_armed = 0;
-    sigprocmask(SIG_SETMASK, mask, 0);
+    cpucycles_guard_remask();
     if (held && c->release) c->release();
     return 0;
   }
@@ -221,12 +220,12 @@ int cpucycles_select(const struct cpucycles_option *options, int n, long long pe
 /* Tries counter i alone: whatever its setup took is given back before the
    next counter is tried, so no trial passes on another's resources. */
 static void try_alone(const struct cpucycles_option *o, struct cpucycles_persecond_source *ps,
-                      long long beat, int guarded, const sigset_t *mask, struct cpucycles_trial *t)
+                      long long beat, int guarded, struct cpucycles_trial *t)
 {
   /* Without a guard a faulting probe would kill the caller: only the
      counters that cannot fault (the OS clocks) are worth the risk then. */
   if (guarded || strncmp(o->name, "default-", 8) == 0)
-    trial(o->counter, ps, beat, mask, t);
+    trial(o->counter, ps, beat, t);
   else
     memset(t, 0, sizeof *t);
   if (t->precision == 0) memset(&t->scale, 0, sizeof t->scale);
@@ -238,15 +237,7 @@ int cpucycles_select_from(const struct cpucycles_option *options, int n,
                           struct cpucycles_trial *trials)
 {
   int i, best = -1;
-  /* Static, as the guard's state is: one selection at a time, and a first
-     call's stack may be a signal handler's 8 KiB. */
-  static sigset_t mask;
   int guarded = cpucycles_guard_begin() == 0;
-
-  if (guarded && sigprocmask(SIG_SETMASK, 0, &mask) != 0) {
-    cpucycles_guard_end();
-    guarded = 0;
-  }
 
   for (i = 0; i < n; ++i) {
     /* A trace shows every counter's precision, so it measures them all;
@@ -254,7 +245,7 @@ int cpucycles_select_from(const struct cpucycles_option *options, int n,
        the choice as it would be and spares a first call the 1000-call
        tests of OS clocks that a cycle counter has already beaten. */
     long long beat = trace || best < 0 ? 0 : trials[best].precision;
-    try_alone(&options[i], ps, beat, guarded, &mask, &trials[i]);
+    try_alone(&options[i], ps, beat, guarded, &trials[i]);
     if (replaces_best(trials[i].precision, best < 0 ? 0 : trials[best].precision)) best = i;
   }
 
@@ -262,11 +253,11 @@ int cpucycles_select_from(const struct cpucycles_option *options, int n,
      precision 0, and the next best is taken the same way. The counters
      left unmeasured because the failed one beat them may be next, so
      they are measured first. */
-  while (best >= 0 && !confirm(options[best].counter, &trials[best], ps, &mask)) {
+  while (best >= 0 && !confirm(options[best].counter, &trials[best], ps)) {
     trials[best].precision = 0;
     memset(&trials[best].scale, 0, sizeof trials[best].scale);
     for (i = 0; i < n; ++i)
-      if (trials[i].unmeasured) try_alone(&options[i], ps, 0, guarded, &mask, &trials[i]);
+      if (trials[i].unmeasured) try_alone(&options[i], ps, 0, guarded, &trials[i]);
     best = choose(trials, n);
   }
   if (guarded) cpucycles_guard_end();

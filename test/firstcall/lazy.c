@@ -80,6 +80,8 @@ const struct cpucycles_option cpucycles_options[] = {
   { "lazy-ns", &ns_counter },
 };
 const int cpucycles_noptions = 2;
+struct cpucycles_trial cpucycles_trials[2]; /* the first call's, one per counter */
+int cpucycles_ntrials = 2;
 
 /* What the chain says, read outside the count. */
 static long long chain(void)

@@ -50,6 +50,8 @@ static int clock_setup(struct cpucycles_setup *s)
 static const struct cpucycles_counter test_clock = { clock_read, clock_setup, 0 };
 const struct cpucycles_option cpucycles_options[] = { { NAME, &test_clock } };
 const int cpucycles_noptions = 1;
+struct cpucycles_trial cpucycles_trials[1]; /* the first call's, one per counter */
+int cpucycles_ntrials = 1;
 
 /* Runs fn in a child with a deadline; its exit status (0: all held). */
 static int in_child(int (*fn)(void))

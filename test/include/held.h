@@ -46,6 +46,8 @@ static int held_setup(struct cpucycles_setup *s)
 static const struct cpucycles_counter held_counter = { held_read, held_setup, 0 };
 const struct cpucycles_option cpucycles_options[] = { { HELD_NAME, &held_counter } };
 const int cpucycles_noptions = 1;
+struct cpucycles_trial cpucycles_trials[1]; /* the first call's, one per counter */
+int cpucycles_ntrials = 1;
 
 /* A thread that makes the first call, held in its first setup. */
 __attribute__((unused)) static void *held_first_call(void *arg)
