@@ -227,9 +227,8 @@ static CPUCYCLES_THREAD_LOCAL volatile int guarding_here;
 
 /* An exchange of our handler for signal i is under way (i + 1), by this
    thread if settling_here: until it returns, saved[i] holds what a look
-   just before it found, which another copy may have replaced meanwhile,
-   or, where no look was made (settling_blind), nothing known yet. */
-static int settling, settling_blind; /* atomic */
+   just before it found, which another copy may have replaced meanwhile. */
+static int settling; /* atomic */
 static CPUCYCLES_THREAD_LOCAL volatile int settling_here;
 /* How often this thread's fault was sent back to wait for one. */
 static CPUCYCLES_THREAD_LOCAL int refaults;
@@ -243,28 +242,14 @@ static CPUCYCLES_THREAD_LOCAL int refaults;
    probe, which must reach that copy and not the look's stale answer: it
    returns after 100 us and the instruction faults again, by then under a
    known disposition (bounded, 1 s, for a settling thread that is itself
-   stopped waiting on the faulting one). A sent signal while a blind
-   exchange settles has no disposition to go to yet: in another thread it
-   waits for the exchange's answer (as bounded); in the settling thread,
-   where it lands as the exchange returns and before the answer is
-   stored, it is held and queued again at once after (install). */
+   stopped waiting on the faulting one). */
 static void on_fault(int sig, siginfo_t *info, void *context)
 {
   static const struct timespec pause = { 0, 100000 };
-  int i, waits;
+  int i;
   if (cpucycles_guard_armed && !sent(info)) siglongjmp(cpucycles_guard_jump, 1);
   for (i = 0; i < NGUARDED; ++i) {
     if (guarded(i) != sig) continue;
-    if (sent(info) && __atomic_load_n(&settling_blind, __ATOMIC_ACQUIRE) &&
-        __atomic_load_n(&settling, __ATOMIC_ACQUIRE) == i + 1) {
-      if (settling_here) {
-        hold(i, info);
-        return;
-      }
-      for (waits = 0; waits < SETTLE_WAITS && __atomic_load_n(&settling, __ATOMIC_ACQUIRE) == i + 1;
-           ++waits)
-        nanosleep(&pause, 0);
-    }
     if (__atomic_load_n(&settling, __ATOMIC_ACQUIRE) == i + 1 && !settling_here && !sent(info) &&
         refaults < SETTLE_WAITS) {
       ++refaults;
@@ -338,18 +323,16 @@ static int marked_here(const struct sigaction *sa)
    the same time; before is what a look just before found. A child forked
    by another thread in mid-selection inherits our handler; what it must
    give back is what its parent saved, so ours is never saved. */
-static struct sigaction replaced; /* what the last exchange replaced */
 static int exchange(int i, const struct sigaction *sa, const struct sigaction *before)
 {
+  static struct sigaction replaced;
   int r;
-  if (before && !ours(before)) saved[i] = *before;
+  if (!ours(before)) saved[i] = *before;
   settling_here = 1;
-  __atomic_store_n(&settling_blind, !before, __ATOMIC_SEQ_CST);
   __atomic_store_n(&settling, i + 1, __ATOMIC_SEQ_CST);
   r = sigaction(guarded(i), sa, &replaced);
   if (r == 0 && !ours(&replaced)) saved[i] = replaced;
   __atomic_store_n(&settling, 0, __ATOMIC_RELEASE);
-  __atomic_store_n(&settling_blind, 0, __ATOMIC_RELEASE);
   settling_here = 0;
   return r;
 }
@@ -443,42 +426,12 @@ static void our_handler(struct sigaction *sa, int before_flags)
     if (tid >> k & 1) sigaddset(&sa->sa_mask, TID_FIRST + k);
 }
 
-/* What a look or an exchange found and the handler made from it, for
-   install and take_turn in turn: static, as saved[] is (one selection at
+/* What a look found and the handler made from it, for take_turn and
+   cpucycles_guard_begin in turn: static, as saved[] is (one selection at
    a time guards, and a first call's stack may be a signal handler's
    8 KiB), and shared, since every page of ours that a first call touches
    for the first time costs it a page fault. */
 static struct sigaction now, sa;
-
-/* Installs our handler for signal i by an exchange made blind, without
-   the look before it that costs a system call: saved[i] ends as what it
-   replaced, which is left in now. Our handler takes two flags of the one
-   it replaces (our_handler); made blind with neither, as a default
-   disposition has them, it is made again by a second exchange in the
-   rare case the replaced one had either. A signal sent to this thread
-   while the answer was unknown (on_fault held it: the program does not
-   block it, or it would not have landed) is queued again now, to reach
-   the disposition just saved as it would have a moment before. */
-static int install(int i)
-{
-  int r, k;
-  our_handler(&sa, 0);
-  r = exchange(i, &sa, 0);
-  now = replaced;
-  /* A signal the program blocks cannot land here; what take_pending
-     holds for it stays held until the end. */
-  for (k = 0; k < 2 && sigismember(&saved_mask, guarded(i)) != 1; ++k)
-    if (held[i][k].present) {
-      held[i][k].present = 0;
-      requeue(i, &held[i][k]);
-    }
-  if (r != 0) return -1;
-  if (!ours(&now) && (now.sa_flags & (SA_ONSTACK | SA_RESTART))) {
-    our_handler(&sa, now.sa_flags);
-    r = exchange(i, &sa, &now);
-  }
-  return r;
-}
 
 /* Copies take turns, and SIGILL's handler says whose turn it is. Nested
    guards (one copy's installed over another's, each giving back what it
@@ -497,15 +450,6 @@ static int install(int i)
 static int take_turn(void)
 {
   int polls;
-  /* Most often no copy holds the turn: first installed blind, which
-     leaves what it replaced in now, and then judged as the loop below
-     judges an exchange that raced with another copy. */
-  if (install(0) != 0) return -1;
-  if (!ours(&now)) {
-    if (!marked(&now) || marked_here(&now)) return 0;
-    give_back_one(0, 1);
-    nanosleep(&ms, 0);
-  }
   for (polls = 0;; ++polls) {
     if (sigaction(guarded(0), 0, &now) != 0) return -1;
     if (ours(&now)) {
@@ -553,8 +497,11 @@ int cpucycles_guard_begin(void)
      names no thread and neither is asked. */
   guard_thread = TID_BITS && known_thread > 0 ? known_thread : this_thread();
   known_thread = 0;
-  for (i = take_turn() == 0 ? 1 : 0; i > 0 && i < NGUARDED; ++i)
-    if (install(i) != 0) break;
+  for (i = take_turn() == 0 ? 1 : 0; i > 0 && i < NGUARDED; ++i) {
+    if (sigaction(guarded(i), 0, &now) != 0) break;
+    our_handler(&sa, now.sa_flags);
+    if (exchange(i, &sa, &now) != 0) break;
+  }
   if (i < NGUARDED || sigprocmask(SIG_UNBLOCK, &faults, 0) != 0) {
     give_back(i, 1);
     guarding_here = 0;
