@@ -13,6 +13,12 @@
 #ifndef O_CLOEXEC
 #define O_CLOEXEC 0
 #endif
+/* macOS's <fcntl.h> hides it under _POSIX_C_SOURCE; only Linux's code
+   opens a directory (cpucycles_open_dir), and O_NONBLOCK alone keeps a
+   FIFO in its place from blocking. */
+#ifndef O_DIRECTORY
+#define O_DIRECTORY 0
+#endif
 
 /* root+path in name, joined by hand: the first snprintf of a process
    costs tens of microseconds, a large part of a first call. Only tests
