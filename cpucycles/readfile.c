@@ -57,17 +57,23 @@ int cpucycles_open_regular_at(int dir, const char *name)
   return only_regular(fd);
 }
 
-/* open(), not openat(AT_FDCWD, ...): test/firstcall/lazy.c counts the
-   library's reads of the estimate by defining open(). */
-int cpucycles_open_regular(const char *root, const char *path)
+/* root+path opened with flags. open(), not openat(AT_FDCWD, ...):
+   test/firstcall/lazy.c counts the library's reads of the estimate by
+   defining open(). */
+static int open_path(const char *root, const char *path, int flags)
 {
   char name[NAME_MAX_LEN];
   int fd;
 
   if (!join(name, root, path)) return -1;
-  do fd = open(name, FLAGS);
+  do fd = open(name, flags);
   while (fd < 0 && errno == EINTR);
-  return only_regular(fd);
+  return fd;
+}
+
+int cpucycles_open_regular(const char *root, const char *path)
+{
+  return only_regular(open_path(root, path, FLAGS));
 }
 
 /* A directory whose files are read: one lookup of its path, and when it
@@ -76,13 +82,7 @@ int cpucycles_open_regular(const char *root, const char *path)
    elsewhere). */
 int cpucycles_open_dir(const char *root, const char *path)
 {
-  char name[NAME_MAX_LEN];
-  int fd;
-
-  if (!join(name, root, path)) return -1;
-  do fd = open(name, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  while (fd < 0 && errno == EINTR);
-  return fd;
+  return open_path(root, path, FLAGS | O_DIRECTORY);
 }
 
 /* A signal arriving during the first call must not change the answer. */
