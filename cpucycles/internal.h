@@ -34,13 +34,21 @@
 struct cpucycles_option {
   const char *name;
   const struct cpucycles_counter *counter;
+  /* The penalty of its kind in cpucycles/options (configure writes it):
+     no setup of it can do better than one cycle plus this, so a first
+     call leaves a counter that this says cannot win not even set up.
+     0, a core counter's, where a table does not say. */
+  int penalty;
 };
 extern const struct cpucycles_option cpucycles_options[];
 extern const int cpucycles_noptions;
 
 /* The penalties of the selection rules, in cycles. */
+#define CPUCYCLES_PENALTY_CORE 0
 #define CPUCYCLES_PENALTY_OFFCORE 100
 #define CPUCYCLES_PENALTY_OSCLOCK 200
+/* The kind none (default-zero): beaten by any counter that works. */
+#define CPUCYCLES_PENALTY_NONE 1000000000
 
 /* osclock.c: nanoseconds of the OS clock (monotonic where available). */
 long long cpucycles_os_ns(void);
@@ -148,7 +156,7 @@ struct cpucycles_trial {
   int only32;
   int kind;                   /* enum cpucycles_kind, as setup said */
   int setup_done;             /* setup succeeded: released before the next counter's trial */
-  int unmeasured;             /* untraced, set up but not read: it could not win */
+  int unmeasured;             /* untraced, not read (nor set up if its kind said): cannot win */
 };
 /* options.c: one trial per compiled counter, for the first call's
    selection (api.c), which one thread at a time makes, and their number

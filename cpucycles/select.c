@@ -222,6 +222,15 @@ int cpucycles_select(const struct cpucycles_option *options, int n, long long pe
 static void try_alone(const struct cpucycles_option *o, struct cpucycles_persecond_source *ps,
                       long long beat, int guarded, struct cpucycles_trial *t)
 {
+  /* Its kind, from the table, already says it cannot win: no setup, so
+     nothing of it runs (no file, no system call, no libc function). Only
+     a penalty says so: a core counter's 0 is also what a table that does
+     not say gives, and such a counter is set up to learn its kind. */
+  if (beat > 0 && o->penalty > 0 && !replaces_best(1 + (long long)o->penalty, beat)) {
+    memset(t, 0, sizeof *t);
+    t->unmeasured = 1;
+    return;
+  }
   /* Without a guard a faulting probe would kill the caller: only the
      counters that cannot fault (the OS clocks) are worth the risk then. */
   if (guarded || strncmp(o->name, "default-", 8) == 0)

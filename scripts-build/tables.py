@@ -38,6 +38,10 @@ COUNTER_OSES = ('any', 'linux', 'macos')
 # osclock     an OS clock converted to cycles with the estimate;
 # none        no clock at all (every reading 0).
 COUNTER_KINDS = ('core', 'core-kernel', 'offcore', 'osclock', 'none')
+# Each kind's penalty in the selection, as cpucycles/internal.h names it
+# (CPUCYCLES_PENALTY_<this>): configure writes it beside each counter.
+KIND_PENALTY = {'core': 'CORE', 'core-kernel': 'OFFCORE', 'offcore': 'OFFCORE',
+                'osclock': 'OSCLOCK', 'none': 'NONE'}
 
 
 class TableError(Exception):

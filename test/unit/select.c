@@ -64,6 +64,8 @@ static int counted_reads, counted_released;
 static long long counted_os_read(void) { ++counted_reads; return cpucycles_os_ns(); }
 static long long counted_24mhz_read(void) { ++counted_reads; return cpucycles_os_ns() * 24 / 1000; }
 static void counted_release(void) { ++counted_released; }
+static int counted_setups;
+static int counted_os_setup(struct cpucycles_setup *s) { ++counted_setups; return osclock_ns(s); }
 static long long step150_value;
 static long long step150_read(void) { return step150_value += 150; }
 /* Counters stepping by a fixed amount, for the near ties: core or
@@ -107,6 +109,7 @@ static const struct cpucycles_counter
   c_offcore = { offcore_read, offcore, 0 },
   c_step7 = { step7_read, step7_setup, release_ok },
   c_counted_os = { counted_os_read, osclock_ns, counted_release },
+  c_set_up_os = { counted_os_read, counted_os_setup, counted_release },
   c_counted_24mhz = { counted_24mhz_read, unknown, counted_release },
   c_step150 = { step150_read, core, 0 },
   c_segv_again = { segv_read, core, 0 };
@@ -398,6 +401,31 @@ int main(void)
           counted_reads);
     CHECK(cpucycles_select(near, 2, PERSECOND, 1, t2) == 0 && counted_reads >= 1000,
           "traced: it is measured (%d reads) and the choice is the same", counted_reads);
+  }
+  /* With its kind's penalty in the table, as configure writes it, a
+     counter that cannot win is not even set up untraced (a first call
+     makes no system call of its); traced, and where it can still win, it
+     is set up and measured. */
+  {
+    const struct cpucycles_option tabled[2] = {
+      { "step7", &c_step7, CPUCYCLES_PENALTY_CORE }, { "os", &c_set_up_os, CPUCYCLES_PENALTY_OSCLOCK } };
+    const struct cpucycles_option after_failure[2] = {
+      { "down", &c_down, CPUCYCLES_PENALTY_CORE }, { "os", &c_set_up_os, CPUCYCLES_PENALTY_OSCLOCK } };
+    struct cpucycles_trial t2[2];
+    counted_setups = counted_released = counted_reads = 0;
+    CHECK(cpucycles_select(tabled, 2, PERSECOND, 0, t2) == 0 && counted_setups == 0 &&
+          counted_released == 0 && counted_reads == 0 && t2[1].precision == 0 && t2[1].unmeasured,
+          "untraced: an OS clock by the table, behind precision 7, is neither set up nor released "
+          "(%d setups, %d releases, %d reads)", counted_setups, counted_released, counted_reads);
+    CHECK(cpucycles_select(tabled, 2, PERSECOND, 1, t2) == 0 && counted_setups == 1 &&
+          t2[1].precision >= 202,
+          "traced: it is set up and measured (%d setups, precision %lld)", counted_setups,
+          t2[1].precision);
+    counted_setups = 0;
+    CHECK(cpucycles_select(after_failure, 2, PERSECOND, 0, t2) == 1 && counted_setups >= 1 &&
+          t2[1].precision >= 202,
+          "untraced: behind a counter that failed it is set up and chosen (%d setups, precision %lld)",
+          counted_setups, t2[1].precision);
   }
   shared_resources();
   CHECK_DONE();
