@@ -7,6 +7,7 @@
 #include "internal.h"
 #include "guard.h"
 #include "os.h"
+#include "prebound.h"
 #include "../include/cpucycles.h"
 
 #ifndef CPUCYCLES_VERSION
@@ -77,7 +78,7 @@ static int foreign(int me)
 #ifdef __linux__
   if (seen != 0 && me == seen) return 0;
 #endif
-  me = (int)getpid();
+  me = (int)LIBC.getpid();
   /* The first claim of this memory. */
   if (!seen && __atomic_compare_exchange_n(&memory_pid, &seen, me, 0, __ATOMIC_RELAXED,
                                            __ATOMIC_RELAXED))
@@ -137,7 +138,7 @@ static void select_counter(void)
 
   /* A cancellation point inside (open, read, printf) would leave every
      other thread waiting for a selection that never ends. */
-  pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
+  LIBC.pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
   best = cpucycles_select_from(cpucycles_options, n, &ps, tracing, trials);
   if (best >= 0) {
     const struct cpucycles_trial *t = &trials[best];
@@ -154,16 +155,16 @@ static void select_counter(void)
   }
   __atomic_store_n(&cpucycles, read, __ATOMIC_RELEASE);
   publish(&owner);
-  pthread_setcancelstate(cancel, &cancel);
+  LIBC.pthread_setcancelstate(cancel, &cancel);
 }
 
 static void estimate_persecond(void)
 {
   int cancel;
-  pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
+  LIBC.pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
   chosen_persecond = estimate();
   publish(&persecond_owner);
-  pthread_setcancelstate(cancel, &cancel);
+  LIBC.pthread_setcancelstate(cancel, &cancel);
 }
 
 /* Any number of threads may arrive here at once: one runs work (which
@@ -212,9 +213,9 @@ static int once(int *state, void (*work)(void))
 {
   int saved_errno, done;
   if (__atomic_load_n(state, __ATOMIC_ACQUIRE) == DONE) return 1;
-  saved_errno = errno;
+  saved_errno = CPUCYCLES_ERRNO;
   done = claim_or_wait(state, work);
-  errno = saved_errno;
+  CPUCYCLES_ERRNO = saved_errno;
   return done;
 }
 

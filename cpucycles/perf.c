@@ -14,13 +14,14 @@
 #include <unistd.h>
 #include "internal.h"
 #include "perfpage.h"
+#include "prebound.h"
 
 /* What perf_event said and where this machine's sysfs is (perf.h): the
    real kernel, asked once per process and kept, since three counters
    open cycle events during one selection and the answers do not change. */
 static long sys_perf_open(struct perfabi_attr *attr)
 {
-  return syscall(SYS_perf_event_open, attr, 0, -1, -1, PERFABI_FLAG_FD_CLOEXEC);
+  return LIBC.syscall(SYS_perf_event_open, attr, 0, -1, -1, PERFABI_FLAG_FD_CLOEXEC);
 }
 static struct cpucycles_perf_kernel machine = { sys_perf_open, "", 0, 0, -1, { 0, 0 } };
 
@@ -46,6 +47,7 @@ static int open_one(struct cpucycles_perf_kernel *k, unsigned int type, unsigned
   for (kernel = 1; kernel >= 0; --kernel)
     for (hv = 1; hv >= 0; --hv) {
       long fd;
+      int error;
       memset(&attr, 0, sizeof attr);
       attr.type = type;
       attr.size = sizeof attr;
@@ -65,9 +67,10 @@ static int open_one(struct cpucycles_perf_kernel *k, unsigned int type, unsigned
       /* No such event, no such PMU, no perf_event at all: no exclusion
          changes that, and three more refused calls per counter were ~10 us
          of a first call in a VM without a PMU. */
-      if (errno == ENOSYS) k->no_perf = 1;
-      if ((errno == ENOENT || errno == ENODEV) && type == PERFABI_TYPE_HARDWARE) k->no_hardware = 1;
-      if (errno == ENOENT || errno == ENODEV || errno == ENOSYS) return -1;
+      error = CPUCYCLES_ERRNO;
+      if (error == ENOSYS) k->no_perf = 1;
+      if ((error == ENOENT || error == ENODEV) && type == PERFABI_TYPE_HARDWARE) k->no_hardware = 1;
+      if (error == ENOENT || error == ENODEV || error == ENOSYS) return -1;
     }
   return -1;
 }

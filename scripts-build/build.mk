@@ -13,6 +13,7 @@ PKG = package
 DEPFLAGS = $(if $(filter no,$(DEPENDENCY_TRACKING)),,-MMD -MP)
 
 CORE = api select rate scale extend32 anchor guard osclock parse cpuinfo persecond readfile chosen \
+       prebound \
        tscrate \
        $(OS_CORE)
 CORE_OBJ = $(CORE:%=obj/%.o) obj/options.o
