@@ -407,8 +407,9 @@ __attribute__((constructor)) static void watch_forks(void)
   pthread_atfork(0, 0, in_forked_child);
 }
 
-/* Our handler for signal i, marked, keeping those flags of the handler it
-   replaces (before_flags) that matter to where and how it runs. */
+/* Our handler, marked: made once per guard (make_handler), then given
+   for each signal those flags of the handler it replaces that matter to
+   where and how it runs (with_flags_of). */
 static long guard_thread; /* this_thread() of the guard up now, asked once */
 static CPUCYCLES_THREAD_LOCAL long known_thread; /* cpucycles_guard_thread_known */
 
@@ -417,17 +418,21 @@ void cpucycles_guard_thread_known(long tid)
   known_thread = tid;
 }
 
-static void our_handler(struct sigaction *sa, int before_flags)
+static void make_handler(struct sigaction *sa)
 {
   long tid = guard_thread;
   int k;
   memset(sa, 0, sizeof *sa);
   sa->sa_sigaction = on_fault;
-  sa->sa_flags = SA_SIGINFO | SA_NODEFER | (before_flags & (SA_ONSTACK | SA_RESTART));
   LIBC.sigemptyset(&sa->sa_mask);
   for (k = 0; k < NMARK; ++k) LIBC.sigaddset(&sa->sa_mask, mark[k]);
   for (k = 0; k < TID_BITS; ++k)
     if (tid >> k & 1) LIBC.sigaddset(&sa->sa_mask, TID_FIRST + k);
+}
+
+static void with_flags_of(struct sigaction *sa, int before_flags)
+{
+  sa->sa_flags = SA_SIGINFO | SA_NODEFER | (before_flags & (SA_ONSTACK | SA_RESTART));
 }
 
 /* What a look found and the handler made from it, for take_turn and
@@ -465,7 +470,7 @@ static int take_turn(void)
     }
     if (!marked(&now) || marked_here(&now) || polls >= HANDOVER_POLLS) {
       int nest = marked(&now);
-      our_handler(&sa, now.sa_flags);
+      with_flags_of(&sa, now.sa_flags);
       if (exchange(0, &sa, &now) != 0) return -1;
       if (nest || !marked(&saved[0])) return 0;
       give_back_one(0, 1);
@@ -509,9 +514,10 @@ int cpucycles_guard_begin(void)
      names no thread and neither is asked. */
   guard_thread = TID_BITS && known_thread > 0 ? known_thread : this_thread();
   known_thread = 0;
+  make_handler(&sa);
   for (i = take_turn() == 0 ? 1 : 0; i > 0 && i < NGUARDED; ++i) {
     if (LIBC.sigaction(guarded(i), 0, &now) != 0) break;
-    our_handler(&sa, now.sa_flags);
+    with_flags_of(&sa, now.sa_flags);
     if (exchange(i, &sa, &now) != 0) break;
   }
   if (i < NGUARDED || (mask_changes && LIBC.sigprocmask(SIG_UNBLOCK, &faults, 0) != 0)) {
