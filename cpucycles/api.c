@@ -78,7 +78,7 @@ static int foreign(int me)
 #ifdef __linux__
   if (seen != 0 && me == seen) return 0;
 #endif
-  me = (int)LIBC.getpid();
+  me = (int)LIBC(getpid)();
   /* The first claim of this memory. */
   if (!seen && __atomic_compare_exchange_n(&memory_pid, &seen, me, 0, __ATOMIC_RELAXED,
                                            __ATOMIC_RELAXED))
@@ -138,7 +138,7 @@ static void select_counter(void)
 
   /* A cancellation point inside (open, read, printf) would leave every
      other thread waiting for a selection that never ends. */
-  LIBC.pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
+  LIBC(pthread_setcancelstate)(PTHREAD_CANCEL_DISABLE, &cancel);
   best = cpucycles_select_from(cpucycles_options, n, &ps, tracing, trials);
   if (best >= 0) {
     const struct cpucycles_trial *t = &trials[best];
@@ -155,16 +155,16 @@ static void select_counter(void)
   }
   __atomic_store_n(&cpucycles, read, __ATOMIC_RELEASE);
   publish(&owner);
-  LIBC.pthread_setcancelstate(cancel, &cancel);
+  LIBC(pthread_setcancelstate)(cancel, &cancel);
 }
 
 static void estimate_persecond(void)
 {
   int cancel;
-  LIBC.pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
+  LIBC(pthread_setcancelstate)(PTHREAD_CANCEL_DISABLE, &cancel);
   chosen_persecond = estimate();
   publish(&persecond_owner);
-  LIBC.pthread_setcancelstate(cancel, &cancel);
+  LIBC(pthread_setcancelstate)(cancel, &cancel);
 }
 
 /* Any number of threads may arrive here at once: one runs work (which

@@ -3,7 +3,7 @@
    those. The handlers are process-wide while the guard is up, so every
    signal that is not the probing thread's own fault is passed on exactly
    as the kernel would have delivered it without us. */
-#define _GNU_SOURCE /* SA_ONSTACK; LIBC.syscall() for the signal queueing calls */
+#define _GNU_SOURCE /* SA_ONSTACK; LIBC(syscall)() for the signal queueing calls */
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
@@ -51,11 +51,11 @@ static void pass_on(int sig, siginfo_t *info, void *context, int i)
   int k;
 
   if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_IGN) {
-    if (!sent(info)) LIBC.sigaction(sig, &old, 0);
+    if (!sent(info)) LIBC(sigaction)(sig, &old, 0);
     return;
   }
   if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL) {
-    LIBC.sigaction(sig, &old, 0);
+    LIBC(sigaction)(sig, &old, 0);
     if (sent(info)) raise(sig);
     return;
   }
@@ -64,16 +64,16 @@ static void pass_on(int sig, siginfo_t *info, void *context, int i)
      signal unless SA_NODEFER. On return the kernel restores the
      interrupted one. */
   if (context) during = ((ucontext_t *)context)->uc_sigmask;
-  else LIBC.sigprocmask(SIG_BLOCK, 0, &during);
+  else LIBC(sigprocmask)(SIG_BLOCK, 0, &during);
   for (k = 1; k < NSIG; ++k)
-    if (LIBC.sigismember(&old.sa_mask, k) == 1) LIBC.sigaddset(&during, k);
-  if (!(old.sa_flags & SA_NODEFER)) LIBC.sigaddset(&during, sig);
-  LIBC.sigprocmask(SIG_SETMASK, &during, 0);
+    if (LIBC(sigismember)(&old.sa_mask, k) == 1) LIBC(sigaddset)(&during, k);
+  if (!(old.sa_flags & SA_NODEFER)) LIBC(sigaddset)(&during, sig);
+  LIBC(sigprocmask)(SIG_SETMASK, &during, 0);
   if (old.sa_flags & SA_RESETHAND) {
     /* Used up: guard_end must give back the default, as the kernel would. */
     memset(&saved[i], 0, sizeof saved[i]);
     saved[i].sa_handler = SIG_DFL;
-    LIBC.sigemptyset(&saved[i].sa_mask);
+    LIBC(sigemptyset)(&saved[i].sa_mask);
   }
   if (old.sa_flags & SA_SIGINFO) old.sa_sigaction(sig, info, context);
   else old.sa_handler(sig);
@@ -128,11 +128,11 @@ static long wait_zero(const sigset_t *set, siginfo_t *info)
 {
   static const long long zero[2] = { 0, 0 };
 #ifdef SYS_rt_sigtimedwait_time64
-  long got = LIBC.syscall(SYS_rt_sigtimedwait_time64, set, info, zero, _NSIG / 8);
+  long got = LIBC(syscall)(SYS_rt_sigtimedwait_time64, set, info, zero, _NSIG / 8);
   if (got >= 0 || CPUCYCLES_ERRNO != ENOSYS) return got;
 #endif
 #ifdef SYS_rt_sigtimedwait
-  return LIBC.syscall(SYS_rt_sigtimedwait, set, info, zero, _NSIG / 8);
+  return LIBC(syscall)(SYS_rt_sigtimedwait, set, info, zero, _NSIG / 8);
 #else
   return -1;
 #endif
@@ -144,8 +144,8 @@ static int take_one(int sig, siginfo_t *info)
 {
   static sigset_t one; /* see cpucycles_guard_begin */
   long got;
-  LIBC.sigemptyset(&one);
-  LIBC.sigaddset(&one, sig);
+  LIBC(sigemptyset)(&one);
+  LIBC(sigaddset)(&one, sig);
   do got = wait_zero(&one, info);
   while (got < 0 && CPUCYCLES_ERRNO == EINTR);
   return got == sig;
@@ -158,17 +158,17 @@ static int take_pending(const sigset_t *blocked)
 
   for (i = 0; i < NGUARDED; ++i) {
     held[i][0].present = held[i][1].present = 0;
-    any |= LIBC.sigismember(blocked, guarded(i)) == 1;
+    any |= LIBC(sigismember)(blocked, guarded(i)) == 1;
   }
   /* None of the four blocked (most programs): none can be pending, and
      none is ever held (on_fault holds only what the program blocks), so
      neither the pending set nor the process id is asked for. */
   if (!any) return 0;
-  held_by = LIBC.getpid();
+  held_by = LIBC(getpid)();
   if (sigpending(&pending) != 0) return 1;
   for (i = 0; i < NGUARDED; ++i) {
     struct held *h = held[i];
-    if (!LIBC.sigismember(blocked, guarded(i)) || !LIBC.sigismember(&pending, guarded(i)))
+    if (!LIBC(sigismember)(blocked, guarded(i)) || !LIBC(sigismember)(&pending, guarded(i)))
       continue;
     for (k = 0; k < 2 && take_one(guarded(i), &h[k].info); ++k) h[k].present = 1;
     /* Two: the thread's, then the process's. One: its code says which. */
@@ -186,10 +186,10 @@ static int take_pending(const sigset_t *blocked)
    for the process must stay one that any thread may take. */
 static void requeue(int i, const struct held *h)
 {
-  long pid = (long)LIBC.getpid();
+  long pid = (long)LIBC(getpid)();
   if (!h->shared)
-    LIBC.syscall(SYS_rt_tgsigqueueinfo, pid, LIBC.syscall(SYS_gettid), guarded(i), &h->info);
-  else if (LIBC.syscall(SYS_rt_sigqueueinfo, pid, guarded(i), &h->info) != 0)
+    LIBC(syscall)(SYS_rt_tgsigqueueinfo, pid, LIBC(syscall)(SYS_gettid), guarded(i), &h->info);
+  else if (LIBC(syscall)(SYS_rt_sigqueueinfo, pid, guarded(i), &h->info) != 0)
     kill((pid_t)pid, guarded(i));
 }
 #else
@@ -200,14 +200,14 @@ static int take_pending(const sigset_t *blocked)
 {
   int i;
   (void)blocked;
-  held_by = LIBC.getpid();
+  held_by = LIBC(getpid)();
   for (i = 0; i < NGUARDED; ++i) held[i][0].present = held[i][1].present = 0;
   return 1;
 }
 
 static void requeue(int i, const struct held *h)
 {
-  if (h->shared) kill(LIBC.getpid(), guarded(i));
+  if (h->shared) kill(LIBC(getpid)(), guarded(i));
   else pthread_kill(pthread_self(), guarded(i));
 }
 #endif
@@ -220,7 +220,7 @@ static void put_back(void)
       struct held *h = &held[i][k];
       if (!h->present) continue;
       h->present = 0;
-      if (LIBC.getpid() == held_by) requeue(i, h);
+      if (LIBC(getpid)() == held_by) requeue(i, h);
     }
 }
 
@@ -261,7 +261,7 @@ static void on_fault(int sig, siginfo_t *info, void *context)
       return;
     }
     refaults = 0;
-    if (guarding_here && sent(info) && LIBC.sigismember(&saved_mask, sig)) hold(i, info);
+    if (guarding_here && sent(info) && LIBC(sigismember)(&saved_mask, sig)) hold(i, info);
     else pass_on(sig, info, context, i);
   }
 }
@@ -289,7 +289,7 @@ static const int mark[NMARK] = { SIGXCPU, SIGXFSZ, SIGTTOU };
 #define TID_BITS 23
 static long this_thread(void)
 {
-  return LIBC.syscall(SYS_gettid);
+  return LIBC(syscall)(SYS_gettid);
 }
 #else
 #define TID_FIRST 0
@@ -305,7 +305,7 @@ static int marked(const struct sigaction *sa)
   int k;
   if (!(sa->sa_flags & SA_SIGINFO) || !sa->sa_sigaction) return 0;
   for (k = 0; k < NMARK; ++k)
-    if (LIBC.sigismember(&sa->sa_mask, mark[k]) != 1) return 0;
+    if (LIBC(sigismember)(&sa->sa_mask, mark[k]) != 1) return 0;
   return 1;
 }
 
@@ -318,7 +318,7 @@ static int marked_here(const struct sigaction *sa)
   int k;
   if (!TID_BITS || tid <= 0 || !marked(sa)) return 0;
   for (k = 0; k < TID_BITS; ++k)
-    if (LIBC.sigismember(&sa->sa_mask, TID_FIRST + k) == 1) named |= 1L << k;
+    if (LIBC(sigismember)(&sa->sa_mask, TID_FIRST + k) == 1) named |= 1L << k;
   return named == tid;
 }
 
@@ -334,7 +334,7 @@ static int exchange(int i, const struct sigaction *sa, const struct sigaction *b
   if (!ours(before)) saved[i] = *before;
   settling_here = 1;
   __atomic_store_n(&settling, i + 1, __ATOMIC_SEQ_CST);
-  r = LIBC.sigaction(guarded(i), sa, &replaced);
+  r = LIBC(sigaction)(guarded(i), sa, &replaced);
   if (r == 0 && !ours(&replaced)) saved[i] = replaced;
   __atomic_store_n(&settling, 0, __ATOMIC_RELEASE);
   settling_here = 0;
@@ -366,10 +366,10 @@ static void give_back_one(int i, int wait)
   int polls;
   for (polls = 0;; ++polls) {
     struct sigaction now, replaced;
-    if (LIBC.sigaction(guarded(i), 0, &now) != 0) return;
+    if (LIBC(sigaction)(guarded(i), 0, &now) != 0) return;
     if (ours(&now)) {
-      if (LIBC.sigaction(guarded(i), &saved[i], &replaced) != 0 || ours(&replaced)) return;
-      LIBC.sigaction(guarded(i), &replaced, 0);
+      if (LIBC(sigaction)(guarded(i), &saved[i], &replaced) != 0 || ours(&replaced)) return;
+      LIBC(sigaction)(guarded(i), &replaced, 0);
       if (!marked(&replaced)) return;
       continue;
     }
@@ -424,10 +424,10 @@ static void make_handler(struct sigaction *sa)
   int k;
   memset(sa, 0, sizeof *sa);
   sa->sa_sigaction = on_fault;
-  LIBC.sigemptyset(&sa->sa_mask);
-  for (k = 0; k < NMARK; ++k) LIBC.sigaddset(&sa->sa_mask, mark[k]);
+  LIBC(sigemptyset)(&sa->sa_mask);
+  for (k = 0; k < NMARK; ++k) LIBC(sigaddset)(&sa->sa_mask, mark[k]);
   for (k = 0; k < TID_BITS; ++k)
-    if (tid >> k & 1) LIBC.sigaddset(&sa->sa_mask, TID_FIRST + k);
+    if (tid >> k & 1) LIBC(sigaddset)(&sa->sa_mask, TID_FIRST + k);
 }
 
 static void with_flags_of(struct sigaction *sa, int before_flags)
@@ -460,7 +460,7 @@ static int take_turn(void)
 {
   int polls;
   for (polls = 0;; ++polls) {
-    if (LIBC.sigaction(guarded(0), 0, &now) != 0) return -1;
+    if (LIBC(sigaction)(guarded(0), 0, &now) != 0) return -1;
     if (ours(&now)) {
       /* Put back over ours by a copy that expects us to undo it; after
          5 s, kept, nested over what it replaced. */
@@ -501,9 +501,9 @@ int cpucycles_guard_begin(void)
   static sigset_t faults;
   int i;
 
-  LIBC.sigemptyset(&faults);
-  for (i = 0; i < NGUARDED; ++i) LIBC.sigaddset(&faults, guarded(i));
-  if (LIBC.sigprocmask(SIG_BLOCK, 0, &saved_mask) != 0) return -1;
+  LIBC(sigemptyset)(&faults);
+  for (i = 0; i < NGUARDED; ++i) LIBC(sigaddset)(&faults, guarded(i));
+  if (LIBC(sigprocmask)(SIG_BLOCK, 0, &saved_mask) != 0) return -1;
   mask_changes = take_pending(&saved_mask);
   /* Set before the first handler is installed: a child that gets one
      also gets the flag and saved[], since fork copies memory after the
@@ -516,11 +516,11 @@ int cpucycles_guard_begin(void)
   known_thread = 0;
   make_handler(&sa);
   for (i = take_turn() == 0 ? 1 : 0; i > 0 && i < NGUARDED; ++i) {
-    if (LIBC.sigaction(guarded(i), 0, &now) != 0) break;
+    if (LIBC(sigaction)(guarded(i), 0, &now) != 0) break;
     with_flags_of(&sa, now.sa_flags);
     if (exchange(i, &sa, &now) != 0) break;
   }
-  if (i < NGUARDED || (mask_changes && LIBC.sigprocmask(SIG_UNBLOCK, &faults, 0) != 0)) {
+  if (i < NGUARDED || (mask_changes && LIBC(sigprocmask)(SIG_UNBLOCK, &faults, 0) != 0)) {
     give_back(i, 1);
     guarding_here = 0;
     put_back();
@@ -535,13 +535,13 @@ void cpucycles_guard_remask(void)
   sigset_t mask = saved_mask;
   int i;
   for (i = 0; i < NGUARDED; ++i) sigdelset(&mask, guarded(i));
-  LIBC.sigprocmask(SIG_SETMASK, &mask, 0);
+  LIBC(sigprocmask)(SIG_SETMASK, &mask, 0);
 }
 
 void cpucycles_guard_end(void)
 {
   cpucycles_guard_armed = 0;
-  if (mask_changes) LIBC.sigprocmask(SIG_SETMASK, &saved_mask, 0);
+  if (mask_changes) LIBC(sigprocmask)(SIG_SETMASK, &saved_mask, 0);
   give_back(NGUARDED, 1);
   guarding_here = 0;
   put_back();

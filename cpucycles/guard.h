@@ -6,6 +6,7 @@
 
 #include <setjmp.h>
 #include "internal.h"
+#pragma GCC visibility push(hidden) /* see internal.h */
 
 /* Turns SIGILL, SIGFPE, SIGBUS and SIGSEGV raised in the probing thread
    while it is armed into a jump to cpucycles_guard_jump. Probe as:
@@ -29,4 +30,5 @@ void cpucycles_guard_remask(void);
 extern sigjmp_buf cpucycles_guard_jump;
 extern CPUCYCLES_THREAD_LOCAL volatile int cpucycles_guard_armed;
 
+#pragma GCC visibility pop
 #endif

@@ -10,6 +10,9 @@
 #include <limits.h> /* any libc header: glibc's defines __GLIBC__ */
 #include <stddef.h>
 #include "counter.h"
+/* Internal: declared hidden, so the library reaches its own data directly,
+   not through the GOT. */
+#pragma GCC visibility push(hidden)
 
 #define CPUCYCLES_API __attribute__((visibility("default")))
 
@@ -175,4 +178,5 @@ int cpucycles_select_from(const struct cpucycles_option *options, int n,
 long long (*cpucycles_chosen(long long (*read)(void), const struct cpucycles_trial *t,
                              long long persecond))(void);
 
+#pragma GCC visibility pop
 #endif

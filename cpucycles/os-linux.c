@@ -82,7 +82,7 @@ void cpucycles_os_wait(int *addr, int val)
 {
 #ifdef SYS_futex_time64
   const long long t64[2] = { 0, WAIT_NS };
-  if (LIBC.syscall(SYS_futex_time64, addr, FUTEXABI_WAIT_PRIVATE, val, t64, 0, 0) == 0 ||
+  if (LIBC(syscall)(SYS_futex_time64, addr, FUTEXABI_WAIT_PRIVATE, val, t64, 0, 0) == 0 ||
       CPUCYCLES_ERRNO != ENOSYS)
     return;
 #endif
@@ -93,7 +93,7 @@ void cpucycles_os_wait(int *addr, int val)
 #else
     const long t[2] = { 0, WAIT_NS };
 #endif
-    LIBC.syscall(SYS_futex, addr, FUTEXABI_WAIT_PRIVATE, val, &t, 0, 0);
+    LIBC(syscall)(SYS_futex, addr, FUTEXABI_WAIT_PRIVATE, val, &t, 0, 0);
   }
 #endif
 }
@@ -101,18 +101,18 @@ void cpucycles_os_wait(int *addr, int val)
 void cpucycles_os_wake(int *addr)
 {
 #ifdef SYS_futex_time64
-  if (LIBC.syscall(SYS_futex_time64, addr, FUTEXABI_WAKE_PRIVATE, INT_MAX, 0, 0, 0) >= 0 ||
+  if (LIBC(syscall)(SYS_futex_time64, addr, FUTEXABI_WAKE_PRIVATE, INT_MAX, 0, 0, 0) >= 0 ||
       CPUCYCLES_ERRNO != ENOSYS)
     return;
 #endif
 #ifdef SYS_futex
-  LIBC.syscall(SYS_futex, addr, FUTEXABI_WAKE_PRIVATE, INT_MAX, 0, 0, 0);
+  LIBC(syscall)(SYS_futex, addr, FUTEXABI_WAKE_PRIVATE, INT_MAX, 0, 0, 0);
 #endif
 }
 
 int cpucycles_os_thread(void)
 {
-  return (int)LIBC.syscall(SYS_gettid);
+  return (int)LIBC(syscall)(SYS_gettid);
 }
 
 /* Signal 0 to a thread only checks that it is in our thread group: a tid
@@ -120,6 +120,6 @@ int cpucycles_os_thread(void)
    namespace, is ESRCH. */
 int cpucycles_os_thread_alive(int id)
 {
-  return LIBC.syscall(SYS_tgkill, (long)LIBC.getpid(), (long)id, 0) == 0 ||
+  return LIBC(syscall)(SYS_tgkill, (long)LIBC(getpid)(), (long)id, 0) == 0 ||
          CPUCYCLES_ERRNO != ESRCH;
 }

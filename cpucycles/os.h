@@ -12,6 +12,7 @@
 #define CPUCYCLES_OS_H
 
 #include <stddef.h>
+#pragma GCC visibility push(hidden) /* see internal.h */
 
 /* Cycles per second as the OS reports them, 0 when it does not. root
    prefixes every file read so tests can use fixtures; an OS that reports
@@ -53,4 +54,5 @@ int cpucycles_os_thread_alive(int id);
 long long cpucycles_cpuinfo_scan(const char *root, long long (*line)(const char *, size_t));
 #endif
 
+#pragma GCC visibility pop
 #endif

@@ -21,7 +21,7 @@
    open cycle events during one selection and the answers do not change. */
 static long sys_perf_open(struct perfabi_attr *attr)
 {
-  return LIBC.syscall(SYS_perf_event_open, attr, 0, -1, -1, PERFABI_FLAG_FD_CLOEXEC);
+  return LIBC(syscall)(SYS_perf_event_open, attr, 0, -1, -1, PERFABI_FLAG_FD_CLOEXEC);
 }
 static struct cpucycles_perf_kernel machine = { sys_perf_open, "", 0, 0, -1, { 0, 0 } };
 

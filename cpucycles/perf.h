@@ -18,6 +18,7 @@
 #endif
 
 #include "perfabi.h"
+#pragma GCC visibility push(hidden) /* see internal.h */
 
 /* Hybrid x86 has one core PMU per core type (cpu_core, cpu_atom); an event
    on one of them counts only while the thread runs on that type, so one
@@ -111,4 +112,5 @@ int cpucycles_perf_no_hardware(void);
    many (0: not hybrid, use the generic hardware event). */
 int cpucycles_perf_core_types(const char *root, unsigned int types[CPUCYCLES_PERF_MAX]);
 
+#pragma GCC visibility pop
 #endif

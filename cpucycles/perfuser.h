@@ -26,6 +26,7 @@
 #include "counter.h"
 #include "internal.h"
 #include "perfpage.h"
+#pragma GCC visibility push(hidden) /* see internal.h */
 
 static unsigned long long perfuser_counter(unsigned int n, void *arg);
 static int perfuser_usable(void);
@@ -87,4 +88,5 @@ static void perfuser_release(void)
 
 COUNTER_DEFINE(perfuser_read, perfuser_setup, perfuser_release);
 
+#pragma GCC visibility pop
 #endif

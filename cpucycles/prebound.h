@@ -7,44 +7,43 @@
    it pays the loader for a few symbols only. A function called through
    the PLT is bound on its first call instead, by the loader's resolver:
    about a microsecond each in a virtual machine, a dozen of them in a
-   first call. Held in a table of pointers, these few are bound with the
-   library's data instead, at a fraction of that, and the resolver never
-   runs in a first call (nor on a signal handler's small stack). What the
-   first call does not need (the estimate's files, the perf counters'
-   mappings) stays lazy. On libcs that bind everything at load (musl)
-   the table changes nothing. */
+   first call. Held in pointers, these few are bound with the library's
+   data instead, at a fraction of that, and the resolver never runs in a
+   first call (nor on a signal handler's small stack) but for sigsetjmp,
+   which cannot be called through a pointer. What the first call does not
+   need (the estimate's files, the perf counters' mappings) stays lazy.
+   On libcs that bind everything at load (musl) this changes nothing. */
 #ifndef CPUCYCLES_PREBOUND_H
 #define CPUCYCLES_PREBOUND_H
 
 #include <pthread.h>
 #include <signal.h>
 #include <sys/types.h>
+#pragma GCC visibility push(hidden) /* see internal.h */
 
-struct cpucycles_prebound {
-  int (*sigaction)(int, const struct sigaction *, struct sigaction *);
-  int (*sigprocmask)(int, const sigset_t *, sigset_t *);
-  int (*sigemptyset)(sigset_t *);
-  int (*sigaddset)(sigset_t *, int);
-  int (*sigismember)(const sigset_t *, int);
-  int (*pthread_setcancelstate)(int, int *);
-  pid_t (*getpid)(void);
+/* At a call: LIBC(sigaction)(...). One pointer each, not a table: a call
+   through a pointer of its own is one instruction. */
+#define LIBC(name) cpucycles_prebound_##name
+
+extern int (*const LIBC(sigaction))(int, const struct sigaction *, struct sigaction *);
+extern int (*const LIBC(sigprocmask))(int, const sigset_t *, sigset_t *);
+extern int (*const LIBC(sigemptyset))(sigset_t *);
+extern int (*const LIBC(sigaddset))(sigset_t *, int);
+extern int (*const LIBC(sigismember))(const sigset_t *, int);
+extern int (*const LIBC(pthread_setcancelstate))(int, int *);
+extern pid_t (*const LIBC(getpid))(void);
 #ifdef __linux__
-  long (*syscall)(long, ...);
+extern long (*const LIBC(syscall))(long, ...);
 #endif
-#ifdef __GLIBC__
-  int *(*errno_location)(void); /* what glibc's errno macro calls */
-#endif
-};
 
-extern const struct cpucycles_prebound cpucycles_prebound;
-/* At a call: LIBC.sigaction(...). */
-#define LIBC cpucycles_prebound
-
-/* errno, without a lazily bound call in it. */
+/* errno, without a lazily bound call in it: what glibc's errno macro
+   calls, through its pointer. */
 #ifdef __GLIBC__
-#define CPUCYCLES_ERRNO (*LIBC.errno_location())
+extern int *(*const LIBC(errno_location))(void);
+#define CPUCYCLES_ERRNO (*LIBC(errno_location)())
 #else
 #define CPUCYCLES_ERRNO errno
 #endif
 
+#pragma GCC visibility pop
 #endif
