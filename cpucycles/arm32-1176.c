@@ -19,7 +19,7 @@ static long long arm1176_read(void)
 static int arm1176_setup(struct cpucycles_setup *s)
 {
   s->kind = CPUCYCLES_CORE;
-  s->only32 = 1;
+  cpucycles_setup_only32(s);
   return 0;
 }
 

@@ -18,7 +18,7 @@ static long long cortex_read(void)
 static int cortex_setup(struct cpucycles_setup *s)
 {
   s->kind = CPUCYCLES_CORE;
-  s->only32 = 1;
+  cpucycles_setup_only32(s);
   return 0;
 }
 

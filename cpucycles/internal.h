@@ -137,7 +137,9 @@ long long cpucycles_tscrate_asking(cpucycles_cpuid_fn *cpuid, void *ctx);
 long long cpucycles_tscrate(void);
 
 /* rate.c: ticks per second of a clock (only32: of its low 32 bits),
-   measured against the OS clock; 0 when it cannot tell. */
+   measured against the OS clock; 0 when it cannot tell. scale_measured
+   (counter.h) makes a clock's scale from that rate and the estimate, snapped
+   (scale_snap); nonzero when either fails. */
 long long cpucycles_measure_rate(long long (*read)(void), int only32);
 
 /* select.c: the selection, a function of a table of counters. */
@@ -166,5 +168,17 @@ int cpucycles_select_from(const struct cpucycles_option *options, int n,
 /* chosen.c: the read that cpucycles points at once selection is done. */
 long long (*cpucycles_chosen(long long (*read)(void), const struct cpucycles_trial *t,
                              long long persecond))(void);
+
+/* What a 32-bit counter's setup names (counter.h): the extension the
+   selection tests it with (extend32.c), and chosen32.c's start of the
+   extension for the chosen counter, which returns the wrapper to hand out
+   (chosen.c hands it on). */
+struct cpucycles_extension {
+  void (*start)(struct cpucycles_extend32 *e, unsigned int now, long long ns);
+  long long (*extend)(struct cpucycles_extend32 *e, unsigned int now, long long ns,
+                      long long tickrate);
+  long long (*(*chosen)(long long (*read)(void), const struct cpucycles_trial *t,
+                        long long persecond))(void);
+};
 
 #endif

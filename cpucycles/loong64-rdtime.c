@@ -18,7 +18,7 @@ static long long rdtime_read(void)
 
 static int rdtime_setup(struct cpucycles_setup *s)
 {
-  s->kind = CPUCYCLES_UNKNOWN_RATE;
+  cpucycles_setup_rate(s, 0);
   return 0;
 }
 

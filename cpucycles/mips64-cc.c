@@ -25,7 +25,7 @@ static int cc_setup(struct cpucycles_setup *s)
   resolution = (unsigned int)res;
   if (resolution == 0) return -1;
   s->kind = CPUCYCLES_CORE;
-  s->only32 = 1;
+  cpucycles_setup_only32(s);
   return 0;
 }
 

@@ -14,11 +14,11 @@
 
 /* Reads once; a 32-bit counter goes through its own extension state so the
    test sees what callers would see. */
-static long long reading(long long (*read)(void), struct cpucycles_extend32 *e,
-                         long long tickrate)
+static long long reading(long long (*read)(void), const struct cpucycles_extension *x,
+                         struct cpucycles_extend32 *e, long long tickrate)
 {
   if (!e) return read();
-  return cpucycles_extend32(e, (unsigned int)read(), cpucycles_os_ns(), tickrate);
+  return x->extend(e, (unsigned int)read(), cpucycles_os_ns(), tickrate);
 }
 
 /* The smallest nonzero difference between adjacent readings of a run
@@ -33,15 +33,19 @@ static long long smallest_step(long long (*read)(void), int only32, long long ti
                                int enough)
 {
   struct cpucycles_extend32 e;
+  /* the extension the counter's setup named (counter.h) */
+  const struct cpucycles_extension *x =
+    only32 ? __atomic_load_n(&cpucycles_extension_used, __ATOMIC_RELAXED) : 0;
   int try, i;
 
+  if (only32 && !x) return 0;
   for (try = 0; try < TRIES; ++try) {
     long long step = 0, previous, now, d;
     int ok = 1;
-    if (only32) cpucycles_extend32_start(&e, (unsigned int)read(), cpucycles_os_ns());
-    previous = reading(read, only32 ? &e : 0, tickrate);
+    if (x) x->start(&e, (unsigned int)read(), cpucycles_os_ns());
+    previous = reading(read, x, x ? &e : 0, tickrate);
     for (i = 1; i < CALLS && !(i >= enough && step > 0); ++i) {
-      now = reading(read, only32 ? &e : 0, tickrate);
+      now = reading(read, x, x ? &e : 0, tickrate);
       d = now - previous;
       if (d < 0) {
         ok = 0;
@@ -107,7 +111,7 @@ static void trial(const struct cpucycles_counter *c, struct cpucycles_persecond_
                   long long beat_given, struct cpucycles_trial *t)
 {
   struct cpucycles_setup s;
-  long long step, hz;
+  long long step;
   /* In memory, not a register: gcc for 32-bit PA-RISC warns that a
      register-held long long parameter may be clobbered by the jump back
      (-Wclobbered), though no path reads it after one. */
@@ -146,9 +150,8 @@ static void trial(const struct cpucycles_counter *c, struct cpucycles_persecond_
       goto done;
     break;
   case CPUCYCLES_UNKNOWN_RATE:
-    hz = cpucycles_measure_rate(c->read, t->only32);
-    if (hz <= 0 || cpucycles_scale_snap(&t->scale, (double)cpucycles_persecond_of(ps) / (double)hz))
-      goto done;
+    /* through what setup named (counter.h), linked only where some does */
+    if (!s.measure || s.measure(&t->scale, c->read, t->only32, ps)) goto done;
     break;
   default:
     goto done;

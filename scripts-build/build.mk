@@ -12,7 +12,7 @@ PKG = package
 # Header dependencies (-MMD) unless configure was told a one-off build.
 DEPFLAGS = $(if $(filter no,$(DEPENDENCY_TRACKING)),,-MMD -MP)
 
-CORE = api select rate scale extend32 anchor guard osclock parse cpuinfo persecond readfile chosen \
+CORE = api select rate scale extend32 anchor guard osclock parse cpuinfo persecond readfile chosen chosen32 \
        tscrate \
        $(OS_CORE)
 CORE_OBJ = $(CORE:%=obj/%.o) obj/options.o
