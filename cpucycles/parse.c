@@ -13,14 +13,15 @@ static int is_space(char c)
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
-static int is_digit(char c) { return c >= '0' && c <= '9'; }
-
-static int hex_digit(char c)
+/* The value of c as a digit of the given base (10 or 16), -1 when it is
+   none. */
+static int digit(char c, int base)
 {
-  if (is_digit(c)) return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
+  int d = -1;
+  if (c >= '0' && c <= '9') d = c - '0';
+  else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
+  else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
+  return d < base ? d : -1;
 }
 
 static long long in_range(long long v)
@@ -29,22 +30,24 @@ static long long in_range(long long v)
 }
 
 /* [space] digits [. digits] [suffix] [space], the number counted in units
-   of `unit` hertz. Fraction digits finer than one hertz are dropped. */
-static long long decimal(const char *p, const char *end, long long unit, int fraction,
-                         const char *suffix)
+   of `unit` hertz. Fraction digits finer than one hertz are dropped. The
+   digits are decimal, or hexadecimal (base 16) for a whole number of
+   hertz without fraction or suffix. */
+static long long number(const char *p, const char *end, int base, long long unit, int fraction,
+                        const char *suffix)
 {
   long long whole = 0, frac = 0, place = unit;
-  int digits = 0;
+  int digits = 0, d;
 
   while (p < end && is_space(*p)) ++p;
-  for (; p < end && is_digit(*p); ++p, ++digits) {
+  for (; p < end && (d = digit(*p, base)) >= 0; ++p, ++digits) {
     if (whole > CPUCYCLES_PERSECOND_MAX) return 0; /* long before overflow */
-    whole = whole * 10 + (*p - '0');
+    whole = whole * base + d;
   }
   if (!digits) return 0;
   if (fraction && p < end && *p == '.') {
     digits = 0;
-    for (++p; p < end && is_digit(*p); ++p, ++digits) {
+    for (++p; p < end && digit(*p, 10) >= 0; ++p, ++digits) {
       if (place >= 10) {
         place /= 10;
         frac += (*p - '0') * place;
@@ -66,29 +69,13 @@ static long long decimal(const char *p, const char *end, long long unit, int fra
 /* /etc/cpucyclespersecond and the environment variable: hertz. */
 long long cpucycles_parse_hz(const char *text, size_t len)
 {
-  return decimal(text, text + len, 1, 0, 0);
+  return number(text, text + len, 10, 1, 0, 0);
 }
 
 /* cpufreq files in sysfs: kilohertz. */
 long long cpucycles_parse_khz(const char *text, size_t len)
 {
-  return decimal(text, text + len, 1000, 0, 0);
-}
-
-/* [space] hex digits [space], in hertz (sparc64's Cpu0ClkTck). */
-static long long hexadecimal(const char *p, const char *end)
-{
-  long long v = 0;
-  int digits = 0, d;
-
-  while (p < end && is_space(*p)) ++p;
-  for (; p < end && (d = hex_digit(*p)) >= 0; ++p, ++digits) {
-    if (v > CPUCYCLES_PERSECOND_MAX) return 0;
-    v = v * 16 + d;
-  }
-  while (p < end && is_space(*p)) ++p;
-  if (!digits || p != end) return 0;
-  return in_range(v);
+  return number(text, text + len, 10, 1000, 0, 0);
 }
 
 static int key_is(const char *key, size_t len, const char *want)
@@ -120,9 +107,10 @@ long long cpucycles_parse_cpuinfo_line(const char *line, size_t len)
   if (!(value = split(line, len, &keylen))) return 0;
   if (key_is(line, keylen, "cpu MHz") || key_is(line, keylen, "CPU MHz") ||
       key_is(line, keylen, "cpu MHz static"))
-    return decimal(value, end, 1000000, 1, 0);
-  if (key_is(line, keylen, "clock")) return decimal(value, end, 1000000, 1, "MHz");
-  if (key_is(line, keylen, "Cpu0ClkTck")) return hexadecimal(value, end);
+    return number(value, end, 10, 1000000, 1, 0);
+  if (key_is(line, keylen, "clock")) return number(value, end, 10, 1000000, 1, "MHz");
+  /* hex digits, in hertz */
+  if (key_is(line, keylen, "Cpu0ClkTck")) return number(value, end, 16, 1, 0, 0);
   return 0;
 }
 
@@ -149,5 +137,5 @@ long long cpucycles_parse_timebase_line(const char *line, size_t len)
   size_t keylen;
 
   if (!(value = split(line, len, &keylen)) || !key_is(line, keylen, "timebase")) return 0;
-  return decimal(value, line + len, 1, 0, 0);
+  return number(value, line + len, 10, 1, 0, 0);
 }
