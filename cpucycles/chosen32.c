@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
-/* chosen32.c: the read handed out for a 32-bit counter, extended to 64
-   bits, and what names it. Linked only where a counter's setup names it
-   (counter.h): chosen.c and the selection reach it through
+/* chosen32.c: a 32-bit counter's extension to 64 bits, as the selection
+   tests it and as the read handed out. Linked only where a counter's
+   setup names it (counter.h): chosen.c and the selection reach it through
    cpucycles_extension_used. */
 #include "internal.h"
 
@@ -108,6 +108,25 @@ static long long (*start(long long (*read)(void), const struct cpucycles_trial *
   return wrapper;
 }
 
+/* The selection's test of the counter: each reading extended from the
+   one before, as callers would see it, at the rate the estimate and the
+   counter's scale say. */
+static void test_start(struct cpucycles_extend32 *e, long long (*read)(void))
+{
+  cpucycles_extend32_start(e, (unsigned int)read(), cpucycles_os_ns());
+}
+
+static long long test_read(struct cpucycles_extend32 *e, long long (*read)(void), long long tickrate)
+{
+  return cpucycles_extend32(e, (unsigned int)read(), cpucycles_os_ns(), tickrate);
+}
+
+static long long test_tickrate(const struct cpucycles_trial *t, struct cpucycles_persecond_source *ps)
+{
+  long long r = (long long)((double)cpucycles_persecond_of(ps) / cpucycles_scale_value(&t->scale));
+  return r < 1 ? 1 : r;
+}
+
 const struct cpucycles_extension cpucycles_extension32 = {
-  cpucycles_extend32_start, cpucycles_extend32, start
+  test_start, test_read, test_tickrate, start
 };

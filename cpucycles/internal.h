@@ -169,14 +169,15 @@ int cpucycles_select_from(const struct cpucycles_option *options, int n,
 long long (*cpucycles_chosen(long long (*read)(void), const struct cpucycles_trial *t,
                              long long persecond))(void);
 
-/* What a 32-bit counter's setup names (counter.h): the extension the
-   selection tests it with (extend32.c), and chosen32.c's start of the
-   extension for the chosen counter, which returns the wrapper to hand out
-   (chosen.c hands it on). */
+/* What a 32-bit counter's setup names (counter.h), in chosen32.c: for the
+   selection's test, a base from a first reading, each reading extended
+   from the one before (extend32.c) and the counter's tick rate for that;
+   and the start of the extension for the chosen counter, which returns the
+   wrapper to hand out (chosen.c hands it on). */
 struct cpucycles_extension {
-  void (*start)(struct cpucycles_extend32 *e, unsigned int now, long long ns);
-  long long (*extend)(struct cpucycles_extend32 *e, unsigned int now, long long ns,
-                      long long tickrate);
+  void (*start)(struct cpucycles_extend32 *e, long long (*read)(void));
+  long long (*read)(struct cpucycles_extend32 *e, long long (*read)(void), long long tickrate);
+  long long (*tickrate)(const struct cpucycles_trial *t, struct cpucycles_persecond_source *ps);
   long long (*(*chosen)(long long (*read)(void), const struct cpucycles_trial *t,
                         long long persecond))(void);
 };

@@ -12,13 +12,19 @@
 /* Readings enough to re-verify a winner that moves at once. */
 #define VERIFY_CALLS 100
 
+/* The extension a 32-bit counter's setup named (counter.h); none for
+   the others. */
+static const struct cpucycles_extension *extension(int only32)
+{
+  return only32 ? __atomic_load_n(&cpucycles_extension_used, __ATOMIC_RELAXED) : 0;
+}
+
 /* Reads once; a 32-bit counter goes through its own extension state so the
    test sees what callers would see. */
 static long long reading(long long (*read)(void), const struct cpucycles_extension *x,
                          struct cpucycles_extend32 *e, long long tickrate)
 {
-  if (!e) return read();
-  return x->extend(e, (unsigned int)read(), cpucycles_os_ns(), tickrate);
+  return x ? x->read(e, read, tickrate) : read();
 }
 
 /* The smallest nonzero difference between adjacent readings of a run
@@ -33,19 +39,17 @@ static long long smallest_step(long long (*read)(void), int only32, long long ti
                                int enough)
 {
   struct cpucycles_extend32 e;
-  /* the extension the counter's setup named (counter.h) */
-  const struct cpucycles_extension *x =
-    only32 ? __atomic_load_n(&cpucycles_extension_used, __ATOMIC_RELAXED) : 0;
+  const struct cpucycles_extension *x = extension(only32);
   int try, i;
 
   if (only32 && !x) return 0;
   for (try = 0; try < TRIES; ++try) {
     long long step = 0, previous, now, d;
     int ok = 1;
-    if (x) x->start(&e, (unsigned int)read(), cpucycles_os_ns());
-    previous = reading(read, x, x ? &e : 0, tickrate);
+    if (x) x->start(&e, read);
+    previous = reading(read, x, &e, tickrate);
     for (i = 1; i < CALLS && !(i >= enough && step > 0); ++i) {
-      now = reading(read, x, x ? &e : 0, tickrate);
+      now = reading(read, x, &e, tickrate);
       d = now - previous;
       if (d < 0) {
         ok = 0;
@@ -72,10 +76,8 @@ static int penalty(enum cpucycles_kind kind)
    which need none. */
 static long long tickrate_of(const struct cpucycles_trial *t, struct cpucycles_persecond_source *ps)
 {
-  long long r;
-  if (!t->only32) return 0;
-  r = (long long)((double)cpucycles_persecond_of(ps) / cpucycles_scale_value(&t->scale));
-  return r < 1 ? 1 : r;
+  const struct cpucycles_extension *x = extension(t->only32);
+  return x ? x->tickrate(t, ps) : 0;
 }
 
 /* The margin by which a later counter must beat the best so far: 32
