@@ -10,7 +10,9 @@
  * (perfuser.h, for the counters that read a perf event's counter).
  *
  * The build compiles each counter file with -DCOUNTER=<unique name>, so the
- * files never see each other's symbols and need no prefixes of their own.
+ * files never see each other's symbols and need no prefixes of their own,
+ * and for speed, for the read's sake. Setup runs once a process, so each
+ * file marks it __attribute__((cold)), which has gcc compile it for size.
  */
 #ifndef CPUCYCLES_COUNTER_H
 #define CPUCYCLES_COUNTER_H

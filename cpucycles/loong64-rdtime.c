@@ -16,7 +16,7 @@ static long long rdtime_read(void)
   return t;
 }
 
-static int rdtime_setup(struct cpucycles_setup *s)
+__attribute__((cold)) static int rdtime_setup(struct cpucycles_setup *s)
 {
   cpucycles_setup_rate(s, 0);
   return 0;

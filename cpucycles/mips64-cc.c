@@ -18,7 +18,7 @@ static long long cc_read(void)
   return (long long)(unsigned int)((unsigned int)count * resolution);
 }
 
-static int cc_setup(struct cpucycles_setup *s)
+__attribute__((cold)) static int cc_setup(struct cpucycles_setup *s)
 {
   unsigned long long res;
   __asm__ __volatile__(".set push\n\t.set mips32r2\n\trdhwr %0, $3\n\t.set pop" : "=r"(res));
