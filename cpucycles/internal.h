@@ -114,12 +114,14 @@ long long cpucycles_parse_timebase_line(const char *line, size_t len);
 #define CPUCYCLES_CPUINFO_LINE 512
 long long cpucycles_cpuinfo_stream(long (*get)(void *, char *, size_t), void *ctx,
                                    long long (*line)(const char *, size_t));
-/* readfile.c: root+path (or name in the directory dir, or AT_FDCWD)
+/* readfile.c: root+path opened with flags, riding out EINTR (-1 when it
+   does not open); root+path (or name in the directory dir, or AT_FDCWD)
    opened only when it is a regular file (-1 else); root+path opened as a
    directory to open files in (-1 when it is not one); read() riding out
    EINTR, in the shape cpuinfo_stream's get() has; a file holding one
    number, parsed by parse (0 when absent or too long), from its path or
    from fd, which read_number closes. */
+int cpucycles_open_path(const char *root, const char *path, int flags);
 int cpucycles_open_regular(const char *root, const char *path);
 int cpucycles_open_regular_at(int dir, const char *name);
 int cpucycles_open_dir(const char *root, const char *path);
