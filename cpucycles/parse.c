@@ -8,9 +8,10 @@
 #include <string.h>
 #include "internal.h"
 
+/* ' ', or '\t' '\n' '\v' '\f' '\r' (9 to 13) */
 static int is_space(char c)
 {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+  return c == ' ' || (c >= '\t' && c <= '\r');
 }
 
 /* The value of c as a digit of the given base (10 or 16), -1 when it is
@@ -96,21 +97,24 @@ static const char *split(const char *line, size_t len, size_t *keylen)
 }
 
 /* One line of /proc/cpuinfo, "key<tabs/spaces>: value", without its newline.
-   The keys are those of the architectures that state a clock rate:
-   x86 "cpu MHz", LoongArch "CPU MHz", s390x "cpu MHz static",
+   The keys are those of the architectures that state a clock rate, in
+   KEYS: x86 "cpu MHz", LoongArch "CPU MHz", s390x "cpu MHz static" (MHz),
    powerpc "clock" (value ending in MHz), sparc64 "Cpu0ClkTck" (hex Hz). */
+#define KEYS "cpu MHz\0CPU MHz\0cpu MHz static\0clock\0Cpu0ClkTck"
+#define CLOCK 3
+#define CPU0CLKTCK 4
 long long cpucycles_parse_cpuinfo_line(const char *line, size_t len)
 {
-  const char *value, *end = line + len;
+  static const char keys[] = KEYS;
+  const char *value, *end = line + len, *key = keys;
   size_t keylen;
+  int i;
 
   if (!(value = split(line, len, &keylen))) return 0;
-  if (key_is(line, keylen, "cpu MHz") || key_is(line, keylen, "CPU MHz") ||
-      key_is(line, keylen, "cpu MHz static"))
-    return number(value, end, 10, 1000000, 1, 0);
-  if (key_is(line, keylen, "clock")) return number(value, end, 10, 1000000, 1, "MHz");
-  /* hex digits, in hertz */
-  if (key_is(line, keylen, "Cpu0ClkTck")) return number(value, end, 16, 1, 0, 0);
+  for (i = 0; i <= CPU0CLKTCK && !key_is(line, keylen, key); ++i) key += strlen(key) + 1;
+  if (i < CLOCK) return number(value, end, 10, 1000000, 1, 0);
+  if (i == CLOCK) return number(value, end, 10, 1000000, 1, "MHz");
+  if (i == CPU0CLKTCK) return number(value, end, 16, 1, 0, 0);
   return 0;
 }
 
