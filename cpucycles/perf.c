@@ -304,20 +304,19 @@ static int open_own(struct cpucycles_perf_owner *o, struct cpucycles_perf_own *t
   return 0;
 }
 
-int cpucycles_perf_own_open(struct cpucycles_perf_owner *o)
-{
-  struct cpucycles_perf_own *t = o->mine();
-  drop(&t->perf, 1);
-  t->state = CPUCYCLES_PERF_OWN_NONE;
-  t->shift = t->last = 0;
-  return open_own(o, t);
-}
-
 void cpucycles_perf_own_close(struct cpucycles_perf_owner *o)
 {
   struct cpucycles_perf_own *t = o->mine();
   drop(&t->perf, 1);
   t->state = CPUCYCLES_PERF_OWN_NONE;
+}
+
+int cpucycles_perf_own_open(struct cpucycles_perf_owner *o)
+{
+  struct cpucycles_perf_own *t = o->mine();
+  cpucycles_perf_own_close(o);
+  t->shift = t->last = 0;
+  return open_own(o, t);
 }
 
 /* From here on the thread counts with the OS clock at the estimated rate,
