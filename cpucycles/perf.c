@@ -174,8 +174,10 @@ static int open_events(struct cpucycles_perf_kernel *k, struct cpucycles_perf *p
   }
   for (i = 0; i < (n ? n : 1); ++i) {
     void *page;
+    /* the generic event, kept only where it is the one event (n == 0) */
     p->fd[i] = generic >= 0 ? generic
                             : open_one(k, p->type, p->config, n ? k->core[i] : 0, p->config1);
+    generic = -1;
     p->page[i] = 0;
     p->n = i + 1;
     if (p->fd[i] < 0) goto fail;
