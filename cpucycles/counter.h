@@ -26,7 +26,8 @@ enum cpucycles_kind {
   /* Ticks at a rate given in hz: scaled by persecond/hz, off-core penalty. */
   CPUCYCLES_RATE,
   /* Ticks at a rate nobody told us: measured against the OS clock, then
-     scaled; dropped when persecond is not near a small multiple of it. */
+     scaled; dropped when persecond is not near a small multiple of it.
+     Said with cpucycles_setup_rate(s, 0), which names the measurement. */
   CPUCYCLES_UNKNOWN_RATE,
   /* An OS clock of fixed resolution at a known rate in hz (nanoseconds,
      microseconds): scaled, OS-clock penalty, never dropped for its rate. */
@@ -36,7 +37,7 @@ enum cpucycles_kind {
 /* The machinery a clock of unknown rate needs (its rate measured, then
    snapped to a likely ratio: rate.c, scale.c), and the one a 32-bit
    counter needs (its extension to 64 bits: extend32.c, chosen32.c,
-   anchor.c, rate.c). The setup helpers below are what names them, so a
+   anchor.c, rate.c). The setup helpers below are what name them, so a
    build none of whose counters calls those helpers (amd64's) leaves them
    out of the library: section garbage collection drops what nothing
    names. internal.h says what they hold. */
