@@ -21,7 +21,7 @@ static long long pmcff_read(void)
   return (long long)cpucycles_rdpmc(CPUCYCLES_RDPMC_FIXED_CYCLES);
 }
 
-static int pmcff_setup(struct cpucycles_setup *s)
+__attribute__((cold)) static int pmcff_setup(struct cpucycles_setup *s)
 {
 #ifdef __linux__
   /* The rdpmc files are attributes of the x86 core PMU, registered only

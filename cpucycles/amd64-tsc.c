@@ -14,7 +14,7 @@ static long long tsc_read(void)
   return (long long)__rdtsc();
 }
 
-static int tsc_setup(struct cpucycles_setup *s)
+__attribute__((cold)) static int tsc_setup(struct cpucycles_setup *s)
 {
   s->kind = CPUCYCLES_OFFCORE;
   return 0;

@@ -13,7 +13,7 @@ static long long tscasm_read(void)
   return (long long)(((unsigned long long)hi << 32) | lo);
 }
 
-static int tscasm_setup(struct cpucycles_setup *s)
+__attribute__((cold)) static int tscasm_setup(struct cpucycles_setup *s)
 {
   s->kind = CPUCYCLES_OFFCORE;
   return 0;

@@ -16,10 +16,10 @@ static long long arm1176_read(void)
   return t;
 }
 
-static int arm1176_setup(struct cpucycles_setup *s)
+__attribute__((cold)) static int arm1176_setup(struct cpucycles_setup *s)
 {
   s->kind = CPUCYCLES_CORE;
-  s->only32 = 1;
+  cpucycles_setup_only32(s);
   return 0;
 }
 

@@ -15,10 +15,10 @@ static long long cortex_read(void)
   return t;
 }
 
-static int cortex_setup(struct cpucycles_setup *s)
+__attribute__((cold)) static int cortex_setup(struct cpucycles_setup *s)
 {
   s->kind = CPUCYCLES_CORE;
-  s->only32 = 1;
+  cpucycles_setup_only32(s);
   return 0;
 }
 

@@ -28,7 +28,7 @@ static long long pmc_read(void)
   return t;
 }
 
-static int pmc_setup(struct cpucycles_setup *s)
+__attribute__((cold)) static int pmc_setup(struct cpucycles_setup *s)
 {
 #ifdef __linux__
   if (access("/proc/sys/kernel/perf_user_access", F_OK) == 0) return -1;

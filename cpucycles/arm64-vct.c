@@ -17,7 +17,7 @@ static long long vct_read(void)
   return t;
 }
 
-static int vct_setup(struct cpucycles_setup *s)
+__attribute__((cold)) static int vct_setup(struct cpucycles_setup *s)
 {
   long long hz;
   __asm__ __volatile__("mrs %0, CNTFRQ_EL0" : "=r"(hz));

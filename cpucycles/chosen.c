@@ -9,23 +9,6 @@
 static long long (*raw)(void);
 static struct cpucycles_scale factor;
 
-/* A 32-bit counter's 64-bit count is one function of time for every
-   thread: the origin (the selection's reading) plus the ticks since. Each
-   reading is extended from the anchor, a recent base shared by all
-   threads, with the counter's own tick rate measured at the selection.
-   Whoever finds the anchor older than a quarter of a wrap moves it to the
-   present, so a reading that follows other readings bridges a short gap,
-   and only the first reading after the whole process was quiet leans on
-   the rate over a long one (doc/selection.md says how long). No thread
-   keeps state of its own: a signal handler has nothing half-updated to
-   trip over, and a reading spoilt by a long stop between the counter read
-   and the clock read spoils only itself. */
-static struct cpucycles_extend32 origin;
-static struct cpucycles_anchor anchor;
-static long long tickrate;   /* the counter's ticks per second */
-static long long refresh_ns; /* a quarter of a wrap */
-static long long narrow_ns;  /* the widest bracket a new anchor may come from */
-
 /* raw is stored before the pointer to a wrapper is published, so a null
    here can only be a stale view that is about to clear. */
 static long long (*raw_read(void))(void)
@@ -41,84 +24,17 @@ static long long scaled(void)
   return cpucycles_scale_apply(&factor, r());
 }
 
-/* A counter reading between two clock readings close together, so the
-   clock's time of the new anchor is known to a small fraction of a wrap:
-   every later reading's wraps are counted from it. */
-static void refresh(long long (*r)(void))
-{
-  struct cpucycles_extend32 current, next;
-  long long before, after;
-
-  if (!cpucycles_anchor_lock(&anchor, &current)) return;
-  before = cpucycles_os_ns();
-  next.last = (unsigned int)r();
-  after = cpucycles_os_ns();
-  next.ns = before + (after - before) / 2;
-  if (after >= before && after - before <= narrow_ns && next.ns > current.ns) {
-    next.value = cpucycles_extend32_at(&current, next.last, next.ns, tickrate);
-    cpucycles_anchor_unlock(&anchor, &next);
-  } else {
-    cpucycles_anchor_unlock(&anchor, 0);
-  }
-}
-
-static long long extended(void)
-{
-  long long (*r)(void) = raw_read();
-  struct cpucycles_extend32 base;
-  unsigned int now;
-  long long ns;
-
-  /* The base first: its reading then precedes ours, whatever held this
-     thread up in between, and the gap to bridge is never negative (but
-     for the few nanoseconds a processor may run the counter read early). */
-  if (!cpucycles_anchor_load(&anchor, &base)) base = origin;
-  now = (unsigned int)r();
-  ns = cpucycles_os_ns();
-  if (ns - base.ns > refresh_ns) refresh(r);
-  return (long long)cpucycles_extend32_at(&base, now, ns, tickrate);
-}
-
-static long long extended_scaled(void)
-{
-  return cpucycles_scale_apply(&factor, extended());
-}
-
-/* The extension's state at the selection: the counter's rate, measured
-   against the OS clock, and a first anchor from a narrow bracket. */
-static void extension_start(long long (*read)(void), double f, long long persecond)
-{
-  long long before, after;
-  unsigned int now;
-  int i;
-
-  tickrate = cpucycles_measure_rate(read, 1);
-  /* A counter that passed the selection's test but not the measurement
-     keeps the estimate's rate: the anchor's refreshes still count the
-     wraps right as long as some thread reads it every quarter wrap (of
-     that rate) and its true rate is below twice that. */
-  if (tickrate <= 0) tickrate = f > 0 ? (long long)((double)persecond / f) : persecond;
-  if (tickrate < 1) tickrate = 1;
-  refresh_ns = (long long)(1073741824.0 * 1e9 / (double)tickrate);
-  narrow_ns = refresh_ns / 16;
-
-  for (i = 0; i < 3; ++i) {
-    before = cpucycles_os_ns();
-    now = (unsigned int)read();
-    after = cpucycles_os_ns();
-    if (after >= before && after - before <= narrow_ns) break;
-  }
-  cpucycles_extend32_start(&origin, now, before + (after - before) / 2);
-  cpucycles_anchor_init(&anchor, &origin);
-}
-
-/* Called once, before the result is published, by the selecting thread. */
+/* Called once, before the result is published, by the selecting thread.
+   A 32-bit counter's setup named its extension (counter.h), which wraps
+   it (chosen32.c). */
 long long (*cpucycles_chosen(long long (*read)(void), const struct cpucycles_trial *t,
                              long long persecond))(void)
 {
+  const struct cpucycles_extension *x =
+    t->only32 ? __atomic_load_n(&cpucycles_extension_used, __ATOMIC_RELAXED) : 0;
+
+  if (x) return x->chosen(read, t, persecond);
   factor = t->scale;
-  if (t->only32) extension_start(read, cpucycles_scale_value(&t->scale), persecond);
   __atomic_store_n(&raw, read, __ATOMIC_RELEASE);
-  if (t->only32) return t->scaled ? extended_scaled : extended;
   return t->scaled ? scaled : read;
 }

@@ -10,7 +10,9 @@
  * (perfuser.h, for the counters that read a perf event's counter).
  *
  * The build compiles each counter file with -DCOUNTER=<unique name>, so the
- * files never see each other's symbols and need no prefixes of their own.
+ * files never see each other's symbols and need no prefixes of their own,
+ * and for speed, for the read's sake. Setup runs once a process, so each
+ * file marks it __attribute__((cold)), which has gcc compile it for size.
  */
 #ifndef CPUCYCLES_COUNTER_H
 #define CPUCYCLES_COUNTER_H
@@ -24,17 +26,39 @@ enum cpucycles_kind {
   /* Ticks at a rate given in hz: scaled by persecond/hz, off-core penalty. */
   CPUCYCLES_RATE,
   /* Ticks at a rate nobody told us: measured against the OS clock, then
-     scaled; dropped when persecond is not near a small multiple of it. */
+     scaled; dropped when persecond is not near a small multiple of it.
+     Said with cpucycles_setup_rate(s, 0), which names the measurement. */
   CPUCYCLES_UNKNOWN_RATE,
   /* An OS clock of fixed resolution at a known rate in hz (nanoseconds,
      microseconds): scaled, OS-clock penalty, never dropped for its rate. */
   CPUCYCLES_OSCLOCK
 };
 
+/* The machinery a clock of unknown rate needs (its rate measured, then
+   snapped to a likely ratio: rate.c, scale.c), and the one a 32-bit
+   counter needs (its extension to 64 bits: extend32.c, chosen32.c,
+   anchor.c, rate.c). The setup helpers below are what name them, so a
+   build none of whose counters calls those helpers (amd64's) leaves them
+   out of the library: section garbage collection drops what nothing
+   names. internal.h says what they hold. */
+struct cpucycles_scale;
+struct cpucycles_persecond_source;
+struct cpucycles_extension;
+typedef int cpucycles_measure_fn(struct cpucycles_scale *scale, long long (*read)(void), int only32,
+                                 struct cpucycles_persecond_source *ps);
+extern cpucycles_measure_fn cpucycles_scale_measured;
+extern const struct cpucycles_extension cpucycles_extension32;
+/* The extension a 32-bit counter's setup named, for the selection's test
+   of that counter and for the read handed out (chosen.c). */
+extern const struct cpucycles_extension *cpucycles_extension_used;
+
 struct cpucycles_setup {
   enum cpucycles_kind kind;
   long long hz;  /* ticks per second, for CPUCYCLES_RATE and CPUCYCLES_OSCLOCK */
-  int only32;    /* only the low 32 bits of a reading count */
+  int only32;    /* only the low 32 bits of a reading count: cpucycles_setup_only32 */
+  /* For CPUCYCLES_UNKNOWN_RATE: how the selection measures the rate and
+     makes the scale (cpucycles_setup_rate fills it). */
+  cpucycles_measure_fn *measure;
 };
 
 struct cpucycles_counter {
@@ -53,6 +77,14 @@ static inline void cpucycles_setup_rate(struct cpucycles_setup *s, long long hz)
 {
   s->kind = hz > 0 ? CPUCYCLES_RATE : CPUCYCLES_UNKNOWN_RATE;
   s->hz = hz > 0 ? hz : 0;
+  s->measure = cpucycles_scale_measured;
+}
+
+/* A counter that keeps only the low 32 bits of its count. */
+static inline void cpucycles_setup_only32(struct cpucycles_setup *s)
+{
+  s->only32 = 1;
+  __atomic_store_n(&cpucycles_extension_used, &cpucycles_extension32, __ATOMIC_RELAXED);
 }
 
 #define COUNTER_DEFINE(read, setup, release) \

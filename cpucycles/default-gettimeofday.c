@@ -13,7 +13,7 @@ static long long gettimeofday_read(void)
   return tv.tv_sec * 1000000LL + tv.tv_usec;
 }
 
-static int gettimeofday_setup(struct cpucycles_setup *s)
+__attribute__((cold)) static int gettimeofday_setup(struct cpucycles_setup *s)
 {
   struct timeval tv;
   if (gettimeofday(&tv, 0) != 0) return -1;

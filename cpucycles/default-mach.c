@@ -12,7 +12,7 @@ static long long mach_read(void)
   return (long long)mach_absolute_time();
 }
 
-static int mach_setup(struct cpucycles_setup *s)
+__attribute__((cold)) static int mach_setup(struct cpucycles_setup *s)
 {
   mach_timebase_info_data_t tb;
   /* ticks * numer / denom = nanoseconds */

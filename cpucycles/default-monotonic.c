@@ -14,7 +14,7 @@ static long long monotonic_read(void)
   return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-static int monotonic_setup(struct cpucycles_setup *s)
+__attribute__((cold)) static int monotonic_setup(struct cpucycles_setup *s)
 {
   struct timespec ts;
   if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) return -1;

@@ -23,7 +23,7 @@ static long long perfevent_read(void)
   return cpucycles_perf_own_count(&owner);
 }
 
-static int perfevent_setup(struct cpucycles_setup *s)
+__attribute__((cold)) static int perfevent_setup(struct cpucycles_setup *s)
 {
   if (cpucycles_perf_own_open(&owner) != 0) return -1;
   s->kind = CPUCYCLES_OFFCORE;

@@ -125,12 +125,14 @@ long long cpucycles_parse_timebase_line(const char *line, size_t len);
 #define CPUCYCLES_CPUINFO_LINE 512
 long long cpucycles_cpuinfo_stream(long (*get)(void *, char *, size_t), void *ctx,
                                    long long (*line)(const char *, size_t));
-/* readfile.c: root+path (or name in the directory dir, or AT_FDCWD)
+/* readfile.c: root+path opened with flags, riding out EINTR (-1 when it
+   does not open); root+path (or name in the directory dir, or AT_FDCWD)
    opened only when it is a regular file (-1 else); root+path opened as a
    directory to open files in (-1 when it is not one); read() riding out
    EINTR, in the shape cpuinfo_stream's get() has; a file holding one
    number, parsed by parse (0 when absent or too long), from its path or
    from fd, which read_number closes. */
+int cpucycles_open_path(const char *root, const char *path, int flags);
 int cpucycles_open_regular(const char *root, const char *path);
 int cpucycles_open_regular_at(int dir, const char *name);
 int cpucycles_open_dir(const char *root, const char *path);
@@ -148,7 +150,9 @@ long long cpucycles_tscrate_asking(cpucycles_cpuid_fn *cpuid, void *ctx);
 long long cpucycles_tscrate(void);
 
 /* rate.c: ticks per second of a clock (only32: of its low 32 bits),
-   measured against the OS clock; 0 when it cannot tell. */
+   measured against the OS clock; 0 when it cannot tell. scale_measured
+   (counter.h) makes a clock's scale from that rate and the estimate, snapped
+   (scale_snap); nonzero when either fails. */
 long long cpucycles_measure_rate(long long (*read)(void), int only32);
 
 /* select.c: the selection, a function of a table of counters. */
@@ -177,6 +181,19 @@ int cpucycles_select_from(const struct cpucycles_option *options, int n,
 /* chosen.c: the read that cpucycles points at once selection is done. */
 long long (*cpucycles_chosen(long long (*read)(void), const struct cpucycles_trial *t,
                              long long persecond))(void);
+
+/* What a 32-bit counter's setup names (counter.h), in chosen32.c: for the
+   selection's test, a base from a first reading, each reading extended
+   from the one before (extend32.c) and the counter's tick rate for that;
+   and the start of the extension for the chosen counter, which returns the
+   wrapper to hand out (chosen.c hands it on). */
+struct cpucycles_extension {
+  void (*start)(struct cpucycles_extend32 *e, long long (*read)(void));
+  long long (*read)(struct cpucycles_extend32 *e, long long (*read)(void), long long tickrate);
+  long long (*tickrate)(const struct cpucycles_trial *t, struct cpucycles_persecond_source *ps);
+  long long (*(*chosen)(long long (*read)(void), const struct cpucycles_trial *t,
+                        long long persecond))(void);
+};
 
 #pragma GCC visibility pop
 #endif

@@ -16,9 +16,9 @@ static long long rdtime_read(void)
   return t;
 }
 
-static int rdtime_setup(struct cpucycles_setup *s)
+__attribute__((cold)) static int rdtime_setup(struct cpucycles_setup *s)
 {
-  s->kind = CPUCYCLES_UNKNOWN_RATE;
+  cpucycles_setup_rate(s, 0);
   return 0;
 }
 

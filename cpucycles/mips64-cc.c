@@ -18,14 +18,14 @@ static long long cc_read(void)
   return (long long)(unsigned int)((unsigned int)count * resolution);
 }
 
-static int cc_setup(struct cpucycles_setup *s)
+__attribute__((cold)) static int cc_setup(struct cpucycles_setup *s)
 {
   unsigned long long res;
   __asm__ __volatile__(".set push\n\t.set mips32r2\n\trdhwr %0, $3\n\t.set pop" : "=r"(res));
   resolution = (unsigned int)res;
   if (resolution == 0) return -1;
   s->kind = CPUCYCLES_CORE;
-  s->only32 = 1;
+  cpucycles_setup_only32(s);
   return 0;
 }
 

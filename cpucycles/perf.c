@@ -75,25 +75,14 @@ static int open_one(struct cpucycles_perf_kernel *k, unsigned int type, unsigned
   return -1;
 }
 
-/* A PMU type file: a decimal number and a newline. The name is joined by
-   hand into a small buffer: snprintf and a page-sized buffer took 5 KB of
-   a first call's stack, which may be a signal handler's 8 KiB. Only tests
-   give a root, and a short one. */
-static int read_type(const char *root, const char *pmu, unsigned int *type)
+/* A PMU type file: a decimal number and a newline. */
+static int read_type(const char *root, const char *path, unsigned int *type)
 {
-  static const char dir[] = "/sys/bus/event_source/devices/", file[] = "/type";
-  char name[128], buf[32];
-  size_t r = strlen(root), p = strlen(pmu);
+  char buf[32];
   unsigned long long v = 0;
   ssize_t n, i;
-  int fd;
+  int fd = cpucycles_open_path(root, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
-  if (r + sizeof dir - 1 + p + sizeof file > sizeof name) return -1;
-  memcpy(name, root, r);
-  memcpy(name + r, dir, sizeof dir - 1);
-  memcpy(name + r + sizeof dir - 1, pmu, p);
-  memcpy(name + r + sizeof dir - 1 + p, file, sizeof file);
-  fd = open(name, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return -1;
   n = read(fd, buf, sizeof buf);
   close(fd);
@@ -111,7 +100,9 @@ static int read_type(const char *root, const char *pmu, unsigned int *type)
 
 int cpucycles_perf_core_types(const char *root, unsigned int types[CPUCYCLES_PERF_MAX])
 {
-  static const char *const pmus[CPUCYCLES_PERF_MAX] = { "cpu_core", "cpu_atom" };
+  static const char pmus[CPUCYCLES_PERF_MAX][44] = {
+    "/sys/bus/event_source/devices/cpu_core/type", "/sys/bus/event_source/devices/cpu_atom/type"
+  };
   int i, n = 0;
   for (i = 0; i < CPUCYCLES_PERF_MAX; ++i)
     if (read_type(root, pmus[i], &types[n]) == 0) ++n;
@@ -186,8 +177,10 @@ static int open_events(struct cpucycles_perf_kernel *k, struct cpucycles_perf *p
   }
   for (i = 0; i < (n ? n : 1); ++i) {
     void *page;
+    /* the generic event, kept only where it is the one event (n == 0) */
     p->fd[i] = generic >= 0 ? generic
                             : open_one(k, p->type, p->config, n ? k->core[i] : 0, p->config1);
+    generic = -1;
     p->page[i] = 0;
     p->n = i + 1;
     if (p->fd[i] < 0) goto fail;
@@ -316,20 +309,19 @@ static int open_own(struct cpucycles_perf_owner *o, struct cpucycles_perf_own *t
   return 0;
 }
 
-int cpucycles_perf_own_open(struct cpucycles_perf_owner *o)
-{
-  struct cpucycles_perf_own *t = o->mine();
-  drop(&t->perf, 1);
-  t->state = CPUCYCLES_PERF_OWN_NONE;
-  t->shift = t->last = 0;
-  return open_own(o, t);
-}
-
 void cpucycles_perf_own_close(struct cpucycles_perf_owner *o)
 {
   struct cpucycles_perf_own *t = o->mine();
   drop(&t->perf, 1);
   t->state = CPUCYCLES_PERF_OWN_NONE;
+}
+
+int cpucycles_perf_own_open(struct cpucycles_perf_owner *o)
+{
+  struct cpucycles_perf_own *t = o->mine();
+  cpucycles_perf_own_close(o);
+  t->shift = t->last = 0;
+  return open_own(o, t);
 }
 
 /* From here on the thread counts with the OS clock at the estimated rate,

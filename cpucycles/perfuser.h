@@ -70,7 +70,7 @@ static int perfuser_open(void)
   return -1;
 }
 
-static int perfuser_setup(struct cpucycles_setup *s)
+__attribute__((cold)) static int perfuser_setup(struct cpucycles_setup *s)
 {
   if (perfuser_open() != 0) return -1;
   if (!perfuser_usable()) {

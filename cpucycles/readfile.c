@@ -62,7 +62,7 @@ int cpucycles_open_regular_at(int dir, const char *name)
    defining open(). The mode argument, unused without O_CREAT, keeps it
    open() under _FORTIFY_SOURCE, which turns a two-argument open() with
    flags it cannot see at compile time into glibc's __open_2. */
-static int open_path(const char *root, const char *path, int flags)
+int cpucycles_open_path(const char *root, const char *path, int flags)
 {
   char name[NAME_MAX_LEN];
   int fd;
@@ -75,7 +75,7 @@ static int open_path(const char *root, const char *path, int flags)
 
 int cpucycles_open_regular(const char *root, const char *path)
 {
-  return only_regular(open_path(root, path, FLAGS));
+  return only_regular(cpucycles_open_path(root, path, FLAGS));
 }
 
 /* A directory whose files are read: one lookup of its path, and when it
@@ -84,7 +84,7 @@ int cpucycles_open_regular(const char *root, const char *path)
    elsewhere). */
 int cpucycles_open_dir(const char *root, const char *path)
 {
-  return open_path(root, path, FLAGS | O_DIRECTORY);
+  return cpucycles_open_path(root, path, FLAGS | O_DIRECTORY);
 }
 
 /* A signal arriving during the first call must not change the answer. */

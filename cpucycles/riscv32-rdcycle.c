@@ -15,7 +15,7 @@ static long long rdcycle32_read(void)
   return cpucycles_rdcycle();
 }
 
-static int rdcycle32_setup(struct cpucycles_setup *s)
+__attribute__((cold)) static int rdcycle32_setup(struct cpucycles_setup *s)
 {
   s->kind = CPUCYCLES_CORE;
   return 0;

@@ -13,7 +13,7 @@ static long long rdcycle_read(void)
   return cpucycles_rdcycle();
 }
 
-static int rdcycle_setup(struct cpucycles_setup *s)
+__attribute__((cold)) static int rdcycle_setup(struct cpucycles_setup *s)
 {
   s->kind = CPUCYCLES_CORE;
   return 0;

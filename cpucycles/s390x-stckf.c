@@ -15,7 +15,7 @@ static long long stckf_read(void)
   return (long long)t;
 }
 
-static int stckf_setup(struct cpucycles_setup *s)
+__attribute__((cold)) static int stckf_setup(struct cpucycles_setup *s)
 {
   s->kind = CPUCYCLES_RATE;
   s->hz = 4096000000LL;

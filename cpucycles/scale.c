@@ -4,14 +4,17 @@
 
 #define TWO32 4294967296.0
 
-/* Refuses factors that are not positive or too large to be exact. */
+/* Refuses factors that are not positive or too large to be exact. Both
+   parts are at most 2^32: they convert through long long, exactly as
+   through unsigned long long, and in one x86-64 instruction rather than a
+   dozen. */
 int cpucycles_scale_from_ratio(struct cpucycles_scale *s, double ratio)
 {
   double whole;
   if (!(ratio > 0) || ratio >= TWO32) return -1;
-  whole = (double)(unsigned long long)ratio;
-  s->whole = (unsigned long long)whole;
-  s->frac = (unsigned long long)((ratio - whole) * TWO32 + 0.5);
+  whole = (double)(long long)ratio;
+  s->whole = (unsigned long long)(long long)whole;
+  s->frac = (unsigned long long)(long long)((ratio - whole) * TWO32 + 0.5);
   if (s->frac >= 4294967296ULL) { s->whole += 1; s->frac = 0; }
   if (s->whole == 0 && s->frac == 0) return -1;
   return 0;
@@ -40,9 +43,10 @@ int cpucycles_scale_snap(struct cpucycles_scale *s, double ratio)
   return -1;
 }
 
+/* Through long long, as above: whole is at most 2^32, frac below it. */
 double cpucycles_scale_value(const struct cpucycles_scale *s)
 {
-  return (double)s->whole + (double)s->frac / TWO32;
+  return (double)(long long)s->whole + (double)(long long)s->frac / TWO32;
 }
 
 /* floor(t * (whole + frac/2^32)) modulo 2^64, from three 64-bit products:

@@ -16,13 +16,19 @@
    1 us of a first call. */
 #define VERIFY_CALLS 16
 
+/* The extension a 32-bit counter's setup named (counter.h); none for
+   the others. */
+static const struct cpucycles_extension *extension(int only32)
+{
+  return only32 ? __atomic_load_n(&cpucycles_extension_used, __ATOMIC_RELAXED) : 0;
+}
+
 /* Reads once; a 32-bit counter goes through its own extension state so the
    test sees what callers would see. */
-static long long reading(long long (*read)(void), struct cpucycles_extend32 *e,
-                         long long tickrate)
+static long long reading(long long (*read)(void), const struct cpucycles_extension *x,
+                         struct cpucycles_extend32 *e, long long tickrate)
 {
-  if (!e) return read();
-  return cpucycles_extend32(e, (unsigned int)read(), cpucycles_os_ns(), tickrate);
+  return x ? x->read(e, read, tickrate) : read();
 }
 
 /* The smallest nonzero difference between adjacent readings of a run
@@ -37,15 +43,17 @@ static long long smallest_step(long long (*read)(void), int only32, long long ti
                                int enough)
 {
   struct cpucycles_extend32 e;
+  const struct cpucycles_extension *x = extension(only32);
   int try, i;
 
+  if (only32 && !x) return 0;
   for (try = 0; try < TRIES; ++try) {
     long long step = 0, previous, now, d;
     int ok = 1;
-    if (only32) cpucycles_extend32_start(&e, (unsigned int)read(), cpucycles_os_ns());
-    previous = reading(read, only32 ? &e : 0, tickrate);
+    if (x) x->start(&e, read);
+    previous = reading(read, x, &e, tickrate);
     for (i = 1; i < CALLS && !(i >= enough && step > 0); ++i) {
-      now = reading(read, only32 ? &e : 0, tickrate);
+      now = reading(read, x, &e, tickrate);
       d = now - previous;
       if (d < 0) {
         ok = 0;
@@ -72,10 +80,8 @@ static int penalty(enum cpucycles_kind kind)
    which need none. */
 static long long tickrate_of(const struct cpucycles_trial *t, struct cpucycles_persecond_source *ps)
 {
-  long long r;
-  if (!t->only32) return 0;
-  r = (long long)((double)cpucycles_persecond_of(ps) / cpucycles_scale_value(&t->scale));
-  return r < 1 ? 1 : r;
+  const struct cpucycles_extension *x = extension(t->only32);
+  return x ? x->tickrate(t, ps) : 0;
 }
 
 /* The margin by which a later counter must beat the best so far: 32
@@ -111,7 +117,7 @@ static void trial(const struct cpucycles_counter *c, struct cpucycles_persecond_
                   long long beat_given, struct cpucycles_trial *t)
 {
   struct cpucycles_setup s;
-  long long step, hz;
+  long long step;
   /* In memory, not a register: gcc for 32-bit PA-RISC warns that a
      register-held long long parameter may be clobbered by the jump back
      (-Wclobbered), though no path reads it after one. */
@@ -150,9 +156,8 @@ static void trial(const struct cpucycles_counter *c, struct cpucycles_persecond_
       goto done;
     break;
   case CPUCYCLES_UNKNOWN_RATE:
-    hz = cpucycles_measure_rate(c->read, t->only32);
-    if (hz <= 0 || cpucycles_scale_snap(&t->scale, (double)cpucycles_persecond_of(ps) / (double)hz))
-      goto done;
+    /* through what setup named (counter.h), linked only where some does */
+    if (!s.measure || s.measure(&t->scale, c->read, t->only32, ps)) goto done;
     break;
   default:
     goto done;

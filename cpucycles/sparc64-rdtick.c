@@ -15,7 +15,7 @@ static long long tick_read(void)
   return t;
 }
 
-static int tick_setup(struct cpucycles_setup *s)
+__attribute__((cold)) static int tick_setup(struct cpucycles_setup *s)
 {
   s->kind = CPUCYCLES_CORE;
   return 0;

@@ -45,12 +45,12 @@ static int without_frequency_leaves(const unsigned int r[4])
 long long cpucycles_tscrate_asking(cpucycles_cpuid_fn *cpuid, void *ctx)
 {
   unsigned int r[4], max_basic;
-  int frequency_leaves;
   long long hz = 0;
 
   cpuid(ctx, 0, r);
   max_basic = r[0];
-  frequency_leaves = !without_frequency_leaves(r);
+  /* as if the frequency leaves were beyond the maximum */
+  if (without_frequency_leaves(r) && max_basic > 0x14) max_basic = 0x14;
   if (max_basic < 1) return 0;
   cpuid(ctx, 1, r);
   if (r[2] & (1U << 31)) {
@@ -60,11 +60,11 @@ long long cpucycles_tscrate_asking(cpucycles_cpuid_fn *cpuid, void *ctx)
       hz = in_range((unsigned long long)r[0] * 1000);
     }
   }
-  if (!hz && frequency_leaves && max_basic >= 0x15) {
+  if (!hz && max_basic >= 0x15) {
     cpuid(ctx, 0x15, r);
     if (r[0] && r[1] && r[2]) hz = in_range((unsigned long long)r[2] * r[1] / r[0]);
   }
-  if (!hz && frequency_leaves && max_basic >= 0x16) {
+  if (!hz && max_basic >= 0x16) {
     cpuid(ctx, 0x16, r);
     hz = in_range((unsigned long long)(r[0] & 0xffff) * 1000000);
   }

@@ -11,7 +11,7 @@ static long long tsc32_read(void)
   return (long long)__rdtsc();
 }
 
-static int tsc32_setup(struct cpucycles_setup *s)
+__attribute__((cold)) static int tsc32_setup(struct cpucycles_setup *s)
 {
   s->kind = CPUCYCLES_OFFCORE;
   return 0;

@@ -13,7 +13,7 @@ static long long tscasm32_read(void)
   return t;
 }
 
-static int tscasm32_setup(struct cpucycles_setup *s)
+__attribute__((cold)) static int tscasm32_setup(struct cpucycles_setup *s)
 {
   s->kind = CPUCYCLES_OFFCORE;
   return 0;

@@ -449,9 +449,12 @@ static void fork_in_move(void)
 static void run(long long hz, int forks)
 {
   struct cpucycles_trial t;
+  struct cpucycles_setup s;
 
   memset(&t, 0, sizeof t);
-  t.only32 = 1;
+  /* names the extension, as a 32-bit counter's setup does */
+  cpucycles_setup_only32(&s);
+  t.only32 = s.only32;
   t.scale.whole = 1;
   rate = hz;
   sim_ns = 5 * SECOND;

@@ -50,13 +50,13 @@ static int core(struct cpucycles_setup *s) { s->kind = CPUCYCLES_CORE; return 0;
 static int offcore(struct cpucycles_setup *s) { s->kind = CPUCYCLES_OFFCORE; return 0; }
 static int sigill_setup(struct cpucycles_setup *s) { (void)s; fault(); return 0; }
 static int refuse(struct cpucycles_setup *s) { (void)s; return -1; }
-static int unknown(struct cpucycles_setup *s) { s->kind = CPUCYCLES_UNKNOWN_RATE; return 0; }
+static int unknown(struct cpucycles_setup *s) { cpucycles_setup_rate(s, 0); return 0; }
 static int osclock_ns(struct cpucycles_setup *s) { s->kind = CPUCYCLES_OSCLOCK; s->hz = 1000000000; return 0; }
 static int wrap_setup(struct cpucycles_setup *s)
 {
   wrap_start = cpucycles_os_ns();
   s->kind = CPUCYCLES_CORE;
-  s->only32 = 1;
+  cpucycles_setup_only32(s);
   return 0;
 }
 /* Counted: reads and releases of the counters that cannot win below. */
