@@ -211,11 +211,12 @@ static int claim_or_wait(int *state, void (*work)(void))
    must not change it under the code it interrupted. */
 static int once(int *state, void (*work)(void))
 {
-  int saved_errno, done;
+  int *error, saved_errno, done;
   if (__atomic_load_n(state, __ATOMIC_ACQUIRE) == DONE) return 1;
-  saved_errno = CPUCYCLES_ERRNO;
+  error = &CPUCYCLES_ERRNO; /* the thread's errno stays where it is */
+  saved_errno = *error;
   done = claim_or_wait(state, work);
-  CPUCYCLES_ERRNO = saved_errno;
+  *error = saved_errno;
   return done;
 }
 

@@ -17,6 +17,8 @@
 #ifndef CPUCYCLES_COUNTER_H
 #define CPUCYCLES_COUNTER_H
 
+#pragma GCC visibility push(hidden) /* see internal.h */
+
 enum cpucycles_kind {
   /* Counts cycles of the core it runs on: used as is, no penalty. */
   CPUCYCLES_CORE = 0,
@@ -90,4 +92,5 @@ static inline void cpucycles_setup_only32(struct cpucycles_setup *s)
 #define COUNTER_DEFINE(read, setup, release) \
   const struct cpucycles_counter COUNTER = { read, setup, release }
 
+#pragma GCC visibility pop
 #endif

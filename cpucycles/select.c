@@ -109,10 +109,10 @@ static int replaces_best(long long precision, long long best)
 
 /* Everything after the guard point may fault: setup may probe a privileged
    instruction and every read may trap. A fault lands back here with the
-   trial marked as failed. A counter that could not replace beat (the
-   best so far; 0: none) even at the smallest precision its kind allows,
-   one cycle plus its penalty, cannot win: it is set up, to learn its kind,
-   but not measured, and marked unmeasured. */
+   trial marked as failed. t arrives zeroed. A counter that could not
+   replace beat (the best so far; 0: none) even at the smallest precision
+   its kind allows, one cycle plus its penalty, cannot win: it is set up,
+   to learn its kind, but not measured, and marked unmeasured. */
 static void trial(const struct cpucycles_counter *c, struct cpucycles_persecond_source *ps,
                   long long beat_given, struct cpucycles_trial *t)
 {
@@ -123,7 +123,6 @@ static void trial(const struct cpucycles_counter *c, struct cpucycles_persecond_
      (-Wclobbered), though no path reads it after one. */
   volatile long long beat = beat_given;
 
-  memset(t, 0, sizeof *t);
   memset(&s, 0, sizeof s);
   /* Saving the mask here would cost a system call per counter; after a
      fault, whose handler may have run with more signals blocked than the
@@ -231,21 +230,18 @@ int cpucycles_select(const struct cpucycles_option *options, int n, long long pe
 static void try_alone(const struct cpucycles_option *o, struct cpucycles_persecond_source *ps,
                       long long beat, int guarded, struct cpucycles_trial *t)
 {
+  memset(t, 0, sizeof *t);
   /* Its kind, from the table, already says it cannot win: no setup, so
      nothing of it runs (no file, no system call, no libc function). Only
      a penalty says so: a core counter's 0 is also what a table that does
      not say gives, and such a counter is set up to learn its kind. */
   if (beat > 0 && o->penalty > 0 && !replaces_best(1 + (long long)o->penalty, beat)) {
-    memset(t, 0, sizeof *t);
     t->unmeasured = 1;
     return;
   }
   /* Without a guard a faulting probe would kill the caller: only the
      counters that cannot fault (the OS clocks) are worth the risk then. */
-  if (guarded || strncmp(o->name, "default-", 8) == 0)
-    trial(o->counter, ps, beat, t);
-  else
-    memset(t, 0, sizeof *t);
+  if (guarded || strncmp(o->name, "default-", 8) == 0) trial(o->counter, ps, beat, t);
   if (t->precision == 0) memset(&t->scale, 0, sizeof t->scale);
   if (t->setup_done && o->counter->release) o->counter->release();
 }
@@ -288,7 +284,7 @@ int cpucycles_select_from(const struct cpucycles_option *options, int n,
              options[i].name, trials[i].precision,
              trials[i].precision ? cpucycles_scale_value(&trials[i].scale) : 0.0,
              trials[i].precision ? trials[i].only32 : 0);
-    fflush(stdout);
+    fflush(NULL); /* stdout, without a symbol bound at load for it */
   }
   return best;
 }
