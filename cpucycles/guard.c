@@ -3,7 +3,7 @@
    those. The handlers are process-wide while the guard is up, so every
    signal that is not the probing thread's own fault is passed on exactly
    as the kernel would have delivered it without us. */
-#define _GNU_SOURCE /* SA_ONSTACK; LIBC(syscall)() for the signal queueing calls */
+#define _GNU_SOURCE /* SA_ONSTACK; syscall() for the signal queueing calls */
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
