@@ -12,14 +12,13 @@
 #include <errno.h>
 #include <pthread.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <cpucycles.h>
 #include "check.h"
 #include "forkable.h"
-#include "perfabi.h"
+#include "cycles.h"
 
 #define EVENTS 6
 #define THREADS 4
@@ -63,25 +62,6 @@ static void judge(const struct watch *w, const char *what)
   CHECK(w->decreases == 0 && w->last > w->first,
         "%s: %ld readings increase and never decrease (%lld to %lld, %lld decreases)", what,
         w->reads, w->first, w->last, w->decreases);
-}
-
-/* A cycles event on this process and the threads and children it starts
-   from now on; pinned ones the kernel must keep on the counter or put in
-   error, the others it may rotate with the library's. -1 where perf or
-   the hardware event is not available. */
-static int open_cycles(int pinned)
-{
-  struct perfabi_attr a;
-
-  memset(&a, 0, sizeof a);
-  a.type = PERFABI_TYPE_HARDWARE;
-  a.size = sizeof a;
-  a.config = PERFABI_COUNT_HW_CPU_CYCLES;
-  a.exclude_kernel = 1;
-  a.exclude_hv = 1;
-  a.inherit = 1;
-  a.pinned = (unsigned)pinned;
-  return (int)syscall(__NR_perf_event_open, &a, 0, -1, -1, PERFABI_FLAG_FD_CLOEXEC);
 }
 
 static void *thread_main(void *arg)
@@ -143,7 +123,7 @@ int main(void)
   judge(&w, "after the first call");
 
   for (i = 0; i < EVENTS; ++i) {
-    fds[i] = open_cycles(i % 2);
+    fds[i] = cycles_open(1, i % 2);
     if (fds[i] >= 0) ++opened;
     else if (!first_errno) first_errno = errno;
   }

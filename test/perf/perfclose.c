@@ -11,9 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #include "check.h"
+#include "cycles.h"
 #include "internal.h"
 #include "perfpage.h"
 #include "tree.h"
@@ -124,16 +124,8 @@ static void core_types(void)
 static void rdpmc_files(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
-  struct perfabi_attr attr;
-  long fd;
-  memset(&attr, 0, sizeof attr);
-  attr.type = PERFABI_TYPE_HARDWARE;
-  attr.size = sizeof attr;
-  attr.config = PERFABI_COUNT_HW_CPU_CYCLES;
-  attr.exclude_kernel = 1;
-  attr.exclude_hv = 1;
-  fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERFABI_FLAG_FD_CLOEXEC);
-  if (fd >= 0) close((int)fd);
+  int fd = cycles_open(0, 0);
+  if (fd >= 0) close(fd);
   if (fd >= 0 || (errno != ENOENT && errno != ENODEV)) {
     SKIP("perf_event did not refuse a hardware cycle event as absent here");
     return;
