@@ -36,9 +36,11 @@
 # but not LDFLAGS, which are for programs and libraries: -pie, say, is
 # refused beside -r.
 STATIC_FLAGS = -fno-lto -fno-sanitize=all
-# Sizes and sections as build.mk says for the shared library's objects.
-STATIC_COMPILE = $(CC) $(CPUCYCLES_CFLAGS) $(SECTION_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(STATIC_FLAGS) \
-                 $(INC) $(DEPFLAGS)
+# Sizes, alignment and sections as build.mk says for the shared
+# library's objects (STATIC_FIRST: what goes before CFLAGS).
+STATIC_COMPILE = $(CC) $(CPUCYCLES_CFLAGS) $(SECTION_CFLAGS) $(CPPFLAGS) $(STATIC_FIRST) $(CFLAGS) \
+                 $(STATIC_FLAGS) $(INC) $(DEPFLAGS)
+obj/static/counter-%.o: STATIC_FIRST = $(COUNTER_OPT)
 STATIC_OBJ = $(CORE:%=obj/static/%.o) obj/static/options.o $(COUNTERS:%=obj/static/counter-%.o)
 LOCALIZE = $(if $(filter mips%,$(HOST)),,--localize-hidden)
 
