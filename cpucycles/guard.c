@@ -358,23 +358,16 @@ static int exchange(int i, const struct sigaction *sa, const struct sigaction *b
    once (it saved ours, which is waited for again), a program's too.
    That instant, with what we saved in place of the other copy's guard,
    is harmless because copies do not probe at the same time (see
-   cpucycles_guard_begin): the other copy is then only passing through.
-   A guard's own end (wait) nearly always finds ours still there, so it
-   gives back at once and looks only if that replaced another's handler:
-   one system call per signal instead of two. The instant above then also
-   comes when an upper copy's guard is up, which only the 5 s fallback of
-   take_turn allows (a copy nested over a stopped one): that copy's
-   probe faulting just then would meet the program's handler. A forked
-   child (no wait) usually finds the program's own, so it looks first. */
+   cpucycles_guard_begin): the other copy is then only passing through. */
 #define HANDOVER_POLLS 5000
 static const struct timespec ms = { 0, 1000000 };
 static void give_back_one(int i, int wait)
 {
-  int polls, look = !wait;
-  for (polls = 0;; ++polls, look = 1) {
+  int polls;
+  for (polls = 0;; ++polls) {
     struct sigaction now, replaced;
-    if (look && LIBC(sigaction)(guarded(i), 0, &now) != 0) return;
-    if (!look || ours(&now)) {
+    if (LIBC(sigaction)(guarded(i), 0, &now) != 0) return;
+    if (ours(&now)) {
       if (LIBC(sigaction)(guarded(i), &saved[i], &replaced) != 0 || ours(&replaced)) return;
       LIBC(sigaction)(guarded(i), &replaced, 0);
       if (!marked(&replaced)) return;
