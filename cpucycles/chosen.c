@@ -30,8 +30,7 @@ static long long scaled(void)
 long long (*cpucycles_chosen(long long (*read)(void), const struct cpucycles_trial *t,
                              long long persecond))(void)
 {
-  const struct cpucycles_extension *x =
-    t->only32 ? __atomic_load_n(&cpucycles_extension_used, __ATOMIC_RELAXED) : 0;
+  const struct cpucycles_extension *x = t->only32 ? t->extension : 0;
 
   if (x) return x->chosen(read, t, persecond);
   factor = t->scale;

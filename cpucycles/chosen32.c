@@ -2,10 +2,8 @@
 /* chosen32.c: a 32-bit counter's extension to 64 bits, as the selection
    tests it and as the read handed out. Linked only where a counter's
    setup names it (counter.h): chosen.c and the selection reach it through
-   cpucycles_extension_used. */
+   the trial, which keeps what the setup named. */
 #include "internal.h"
-
-const struct cpucycles_extension *cpucycles_extension_used;
 
 /* As in chosen.c: raw is written last, with release, by the selecting
    thread, before any pointer to a wrapper is published; a null seen here

@@ -50,14 +50,14 @@ typedef int cpucycles_measure_fn(struct cpucycles_scale *scale, long long (*read
                                  struct cpucycles_persecond_source *ps);
 extern cpucycles_measure_fn cpucycles_scale_measured;
 extern const struct cpucycles_extension cpucycles_extension32;
-/* The extension a 32-bit counter's setup named, for the selection's test
-   of that counter and for the read handed out (chosen.c). */
-extern const struct cpucycles_extension *cpucycles_extension_used;
 
 struct cpucycles_setup {
   enum cpucycles_kind kind;
   long long hz;  /* ticks per second, for CPUCYCLES_RATE and CPUCYCLES_OSCLOCK */
   int only32;    /* only the low 32 bits of a reading count: cpucycles_setup_only32 */
+  /* and how such readings are extended to 64 bits, for the selection's
+     test of the counter and for the read handed out (chosen.c) */
+  const struct cpucycles_extension *extension;
   /* For CPUCYCLES_UNKNOWN_RATE: how the selection measures the rate and
      makes the scale (cpucycles_setup_rate fills it). */
   cpucycles_measure_fn *measure;
@@ -86,7 +86,7 @@ static inline void cpucycles_setup_rate(struct cpucycles_setup *s, long long hz)
 static inline void cpucycles_setup_only32(struct cpucycles_setup *s)
 {
   s->only32 = 1;
-  __atomic_store_n(&cpucycles_extension_used, &cpucycles_extension32, __ATOMIC_RELAXED);
+  s->extension = &cpucycles_extension32;
 }
 
 #define COUNTER_DEFINE(read, setup, release) \

@@ -156,14 +156,18 @@ long long cpucycles_tscrate(void);
 long long cpucycles_measure_rate(long long (*read)(void), int only32);
 
 /* select.c: the selection, a function of a table of counters. */
+/* The flags are bytes so that every compiled counter's trial stays in
+   the page of writable data that loading the library already wrote (a
+   first call's page fault fewer, doc/speed.md). */
 struct cpucycles_trial {
   long long precision;        /* 0: it did not work, or, untraced, it could not win */
   struct cpucycles_scale scale;
-  int scaled;                 /* the scale is not exactly 1 */
-  int only32;
+  const struct cpucycles_extension *extension; /* a 32-bit counter's, as setup named it */
   int kind;                   /* enum cpucycles_kind, as setup said */
-  int setup_done;             /* setup succeeded: released before the next counter's trial */
-  int unmeasured;             /* untraced, not read (nor set up if its kind said): cannot win */
+  unsigned char scaled;       /* the scale is not exactly 1 */
+  unsigned char only32;
+  unsigned char setup_done;   /* setup succeeded: released before the next counter's trial */
+  unsigned char unmeasured;   /* untraced, not read (nor set up if its kind said): cannot win */
 };
 /* options.c: one trial per compiled counter, for the first call's
    selection (api.c), which one thread at a time makes, and their number

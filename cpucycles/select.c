@@ -16,13 +16,6 @@
    1 us of a first call. */
 #define VERIFY_CALLS 16
 
-/* The extension a 32-bit counter's setup named (counter.h); none for
-   the others. */
-static const struct cpucycles_extension *extension(int only32)
-{
-  return only32 ? __atomic_load_n(&cpucycles_extension_used, __ATOMIC_RELAXED) : 0;
-}
-
 /* Reads once; a 32-bit counter goes through its own extension state so the
    test sees what callers would see. */
 static long long reading(long long (*read)(void), const struct cpucycles_extension *x,
@@ -39,14 +32,15 @@ static long long reading(long long (*read)(void), const struct cpucycles_extensi
    Differences are taken as the readings arrive rather than from an array
    of them: 8 KB less stack is one or two page faults less in a first
    call, and a run that decreases is failed at once. */
-static long long smallest_step(long long (*read)(void), int only32, long long tickrate,
-                               int enough)
+static long long smallest_step(long long (*read)(void), const struct cpucycles_trial *t,
+                               long long tickrate, int enough)
 {
   struct cpucycles_extend32 e;
-  const struct cpucycles_extension *x = extension(only32);
+  /* the extension a 32-bit counter's setup named (counter.h) */
+  const struct cpucycles_extension *x = t->only32 ? t->extension : 0;
   int try, i;
 
-  if (only32 && !x) return 0;
+  if (t->only32 && !x) return 0;
   for (try = 0; try < TRIES; ++try) {
     long long step = 0, previous, now, d;
     int ok = 1;
@@ -80,7 +74,7 @@ static int penalty(enum cpucycles_kind kind)
    which need none. */
 static long long tickrate_of(const struct cpucycles_trial *t, struct cpucycles_persecond_source *ps)
 {
-  const struct cpucycles_extension *x = extension(t->only32);
+  const struct cpucycles_extension *x = t->only32 ? t->extension : 0;
   return x ? x->tickrate(t, ps) : 0;
 }
 
@@ -138,6 +132,7 @@ static void trial(const struct cpucycles_counter *c, struct cpucycles_persecond_
   t->setup_done = 1;
   t->kind = (int)s.kind;
   t->only32 = s.only32 != 0;
+  t->extension = s.extension;
   if (beat > 0 && !replaces_best(1 + penalty(s.kind), beat)) {
     t->unmeasured = 1;
     goto done;
@@ -163,7 +158,7 @@ static void trial(const struct cpucycles_counter *c, struct cpucycles_persecond_
   }
   t->scaled = !(t->scale.whole == 1 && t->scale.frac == 0);
 
-  step = smallest_step(c->read, t->only32, tickrate_of(t, ps), CALLS);
+  step = smallest_step(c->read, t, tickrate_of(t, ps), CALLS);
   if (step > 0) {
     long long cycles = cpucycles_scale_apply(&t->scale, step);
     if (cycles < 1) cycles = 1;
@@ -196,8 +191,8 @@ static int confirm(const struct cpucycles_counter *c, const struct cpucycles_tri
   cpucycles_guard_armed = 1;
   if (c->setup(&s) == 0) {
     held = 1;
-    if ((int)s.kind == t->kind && (s.only32 != 0) == t->only32 &&
-        smallest_step(c->read, t->only32, tickrate_of(t, ps), VERIFY_CALLS) > 0) {
+    if ((int)s.kind == t->kind && (s.only32 != 0) == t->only32 && s.extension == t->extension &&
+        smallest_step(c->read, t, tickrate_of(t, ps), VERIFY_CALLS) > 0) {
       cpucycles_guard_armed = 0;
       return 1;
     }

@@ -88,6 +88,7 @@ int main(void)
   /* names the extension, as a 32-bit counter's setup does */
   cpucycles_setup_only32(&s);
   t.only32 = s.only32;
+  t.extension = s.extension;
   t.scale.whole = 1;
   start_ns = cpucycles_os_ns();
   read = cpucycles_chosen(fast32_read, &t, RATE);

@@ -455,6 +455,7 @@ static void run(long long hz, int forks)
   /* names the extension, as a 32-bit counter's setup does */
   cpucycles_setup_only32(&s);
   t.only32 = s.only32;
+  t.extension = s.extension;
   t.scale.whole = 1;
   rate = hz;
   sim_ns = 5 * SECOND;
