@@ -230,46 +230,53 @@ static int guard_used;
 static CPUCYCLES_THREAD_LOCAL volatile int guarding_here;
 
 /* An exchange of our handler for signal i is under way (i + 1), by this
-   thread if settling_here: until it returns, saved[i] holds what a look
-   just before it found, which another copy may have replaced meanwhile. */
+   thread if settling_here (BLIND when no look came before it): until it
+   returns, saved[i] holds what a look just before it found, which another
+   copy may have replaced meanwhile, or after no look, nothing known yet. */
 static int settling; /* atomic */
 static CPUCYCLES_THREAD_LOCAL volatile int settling_here;
-/* How often this thread's fault was sent back to wait for one. */
-static CPUCYCLES_THREAD_LOCAL int refaults;
+#define BLIND 2
 #define SETTLE_WAITS 10000
+
+static void on_fault(int sig, siginfo_t *info, void *context);
+static int ours(const struct sigaction *sa)
+{
+  return (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == on_fault;
+}
 
 /* Only a fault the kernel raised in this thread while its probe runs is
    ours. A sent one (kill, tgkill, sigqueue: si_code at or below zero)
    goes where it would have gone without us: held when the program blocks
-   it in this thread, else to the program's disposition. A fault in
-   another thread while an exchange is settling may be another copy's
-   probe, which must reach that copy and not the look's stale answer: it
-   returns after 100 us and the instruction faults again, by then under a
-   known disposition (bounded, 1 s, for a settling thread that is itself
-   stopped waiting on the faulting one). */
+   it in this thread, else to the program's disposition. A signal in
+   another thread while an exchange for it is settling (it may be another
+   copy's probe, which must reach that copy and not a stale answer) waits
+   for the exchange's answer, in 100 us sleeps (bounded, 1 s, for a
+   settling thread that is itself stopped waiting on this one). In the
+   thread of an exchange made blind, a sent one lands once the exchange
+   has returned but maybe before its answer is stored: it is held, as
+   one the program blocks would be, and queued again at the guard's end,
+   a few microseconds later. */
 static void on_fault(int sig, siginfo_t *info, void *context)
 {
   static const struct timespec pause = { 0, 100000 };
-  int i;
+  int i, waits;
   if (cpucycles_guard_armed && !sent(info)) siglongjmp(cpucycles_guard_jump, 1);
   for (i = 0; i < NGUARDED; ++i) {
     if (guarded(i) != sig) continue;
-    if (__atomic_load_n(&settling, __ATOMIC_ACQUIRE) == i + 1 && !settling_here && !sent(info) &&
-        refaults < SETTLE_WAITS) {
-      ++refaults;
+    for (waits = 0; !settling_here && waits < SETTLE_WAITS &&
+                    __atomic_load_n(&settling, __ATOMIC_ACQUIRE) == i + 1;
+         ++waits)
       nanosleep(&pause, 0);
+    if (settling_here == BLIND && sent(info) && __atomic_load_n(&settling, __ATOMIC_ACQUIRE) == i + 1) {
+      held_by = LIBC(getpid)();
+      hold(i, info);
       return;
     }
-    refaults = 0;
     if (guarding_here && sent(info) && LIBC(sigismember)(&saved_mask, sig)) hold(i, info);
     else pass_on(sig, info, context, i);
   }
 }
 
-static int ours(const struct sigaction *sa)
-{
-  return (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == on_fault;
-}
 
 /* Another copy of this library in the process (a plugin that linked the
    archive, a second copy loaded with RTLD_DEEPBIND) has its own guard,
@@ -324,18 +331,19 @@ static int marked_here(const struct sigaction *sa)
 
 /* Installs sa for signal i by an exchange, so that saved[i] ends as
    exactly what it replaced, even when another copy installs its own at
-   the same time; before is what a look just before found. A child forked
-   by another thread in mid-selection inherits our handler; what it must
-   give back is what its parent saved, so ours is never saved. */
+   the same time; before is what a look just before found, if one was
+   made. A child forked by another thread in mid-selection inherits our
+   handler; what it must give back is what its parent saved, so ours is
+   never saved. What was replaced is left in exchanged. */
+static struct sigaction exchanged;
 static int exchange(int i, const struct sigaction *sa, const struct sigaction *before)
 {
-  static struct sigaction replaced;
   int r;
-  if (!ours(before)) saved[i] = *before;
-  settling_here = 1;
+  if (before && !ours(before)) saved[i] = *before;
+  settling_here = before ? 1 : BLIND;
   __atomic_store_n(&settling, i + 1, __ATOMIC_SEQ_CST);
-  r = LIBC(sigaction)(guarded(i), sa, &replaced);
-  if (r == 0 && !ours(&replaced)) saved[i] = replaced;
+  r = LIBC(sigaction)(guarded(i), sa, &exchanged);
+  if (r == 0 && !ours(&exchanged)) saved[i] = exchanged;
   __atomic_store_n(&settling, 0, __ATOMIC_RELEASE);
   settling_here = 0;
   return r;
@@ -358,16 +366,23 @@ static int exchange(int i, const struct sigaction *sa, const struct sigaction *b
    once (it saved ours, which is waited for again), a program's too.
    That instant, with what we saved in place of the other copy's guard,
    is harmless because copies do not probe at the same time (see
-   cpucycles_guard_begin): the other copy is then only passing through. */
+   cpucycles_guard_begin): the other copy is then only passing through.
+   At the guard's own end (wait), SIGFPE, SIGBUS and SIGSEGV go back by
+   the exchange alone, with no look: only the copy holding the turn
+   installs those, so ours is there but for a copy that nested over it or
+   the program's own sigaction meanwhile, which the exchange's answer
+   shows and which is put straight back. SIGILL keeps its look: the
+   program's handler there, even for an instant, would let a copy
+   waiting for the turn take it over one that is only passing through. */
 #define HANDOVER_POLLS 5000
 static const struct timespec ms = { 0, 1000000 };
 static void give_back_one(int i, int wait)
 {
-  int polls;
-  for (polls = 0;; ++polls) {
+  int polls, look = !wait || i == 0;
+  for (polls = 0;; ++polls, look = 1) {
     struct sigaction now, replaced;
-    if (LIBC(sigaction)(guarded(i), 0, &now) != 0) return;
-    if (ours(&now)) {
+    if (look && LIBC(sigaction)(guarded(i), 0, &now) != 0) return;
+    if (!look || ours(&now)) {
       if (LIBC(sigaction)(guarded(i), &saved[i], &replaced) != 0 || ours(&replaced)) return;
       LIBC(sigaction)(guarded(i), &replaced, 0);
       if (!marked(&replaced)) return;
@@ -479,6 +494,22 @@ static int take_turn(void)
   }
 }
 
+/* SIGFPE, SIGBUS or SIGSEGV (i), once this copy holds the turn: only
+   the holder installs these three, so no copy's handler is expected
+   there and the look that take_turn makes for SIGILL is spared (a system
+   call each). Our handler takes two flags of the one it replaces
+   (with_flags_of); installed blind with neither, as a default
+   disposition has them, it is installed again in the rare case the
+   replaced one had either. */
+static int install(int i)
+{
+  with_flags_of(&sa, 0);
+  if (exchange(i, &sa, 0) != 0) return -1;
+  if (ours(&exchanged) || !(exchanged.sa_flags & (SA_ONSTACK | SA_RESTART))) return 0;
+  with_flags_of(&sa, exchanged.sa_flags);
+  return exchange(i, &sa, 0);
+}
+
 /* Whether the program blocks any of the four (take_pending said so):
    when it blocks none, as most programs, the mask the guard needs is the
    program's own, so neither the unblock nor the final restore is made
@@ -515,11 +546,8 @@ int cpucycles_guard_begin(void)
   guard_thread = TID_BITS && known_thread > 0 ? known_thread : this_thread();
   known_thread = 0;
   make_handler(&sa);
-  for (i = take_turn() == 0 ? 1 : 0; i > 0 && i < NGUARDED; ++i) {
-    if (LIBC(sigaction)(guarded(i), 0, &now) != 0) break;
-    with_flags_of(&sa, now.sa_flags);
-    if (exchange(i, &sa, &now) != 0) break;
-  }
+  for (i = take_turn() == 0 ? 1 : 0; i > 0 && i < NGUARDED; ++i)
+    if (install(i) != 0) break;
   if (i < NGUARDED || (mask_changes && LIBC(sigprocmask)(SIG_UNBLOCK, &faults, 0) != 0)) {
     give_back(i, 1);
     guarding_here = 0;
