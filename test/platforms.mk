@@ -16,6 +16,7 @@ LINUX_ONLY += hostile    # seccomp filters and mount namespaces
 LINUX_ONLY += pending    # taking a pending signal out and queueing it back (rt_sigtimedwait, rt_tgsigqueueinfo)
 LINUX_ONLY += sentfault  # SI_TKILL and queueing a held signal back with its siginfo
 LINUX_ONLY += settling   # tgkill, SI_TKILL and queueing a held signal back with its siginfo
+LINUX_ONLY += meanwhile  # the library calling sigaction through the executable (ELF symbol lookup)
 LINUX_ONLY += vfork      # vfork's shared memory while the parent's other threads run (Linux semantics)
 LINUX_ONLY += pidns      # pid namespaces (unshare)
 LINUX_ONLY += rtwait     # sched_setaffinity and SCHED_FIFO on one CPU

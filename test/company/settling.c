@@ -14,7 +14,6 @@
    A library that passed the signal on to a disposition it had not yet
    learnt would give it to the default action, which kills the child. */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -23,17 +22,7 @@
 #include "check.h"
 #include "child.h"
 #include "forkable.h"
-
-/* AddressSanitizer's and ThreadSanitizer's runtimes intercept sigaction
-   themselves; a definition here would bypass them. */
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define NO_INTERPOSING 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define NO_INTERPOSING 1
-#endif
+#include "interpose.h"
 
 static const int faults[4] = { SIGILL, SIGFPE, SIGBUS, SIGSEGV };
 static const char *const names[4] = { "SIGILL", "SIGFPE", "SIGBUS", "SIGSEGV" };
@@ -53,8 +42,6 @@ static void program_handler(int sig, siginfo_t *info, void *ctx)
 }
 
 #ifndef NO_INTERPOSING
-static int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
-
 __attribute__((visibility("default"))) int sigaction(int sig, const struct sigaction *act,
                                                   struct sigaction *old)
 {
@@ -99,16 +86,10 @@ static int one_signal(void)
 
 int main(void)
 {
+  const char *why_not = interpose_why_not();
   int i;
-#ifdef NO_INTERPOSING
-  SKIP("a signal sent between the guard's sigaction and its answer: the sanitizer's runtime "
-       "owns sigaction, which this test would have to stand in front of");
-  return 0;
-#else
-  real_sigaction =
-      (int (*)(int, const struct sigaction *, struct sigaction *))dlsym(RTLD_NEXT, "sigaction");
-  if (!real_sigaction) {
-    SKIP("a signal sent between the guard's sigaction and its answer: no next sigaction to call");
+  if (why_not) {
+    SKIP("a signal sent between the guard's sigaction and its answer: %s", why_not);
     return 0;
   }
   SKIP_UNLESS_FORK_WORKS("a signal sent between the guard's sigaction and its answer");
@@ -123,5 +104,4 @@ int main(void)
           names[i], r);
   }
   CHECK_DONE();
-#endif
 }
