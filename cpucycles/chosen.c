@@ -30,7 +30,7 @@ static long long scaled(void)
 long long (*cpucycles_chosen(long long (*read)(void), const struct cpucycles_trial *t,
                              long long persecond))(void)
 {
-  const struct cpucycles_extension *x = t->only32 ? t->extension : 0;
+  const struct cpucycles_extension *x = t->extension;
 
   if (x) return x->chosen(read, t, persecond);
   factor = t->scale;

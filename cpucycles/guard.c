@@ -277,7 +277,6 @@ static void on_fault(int sig, siginfo_t *info, void *context)
   }
 }
 
-
 /* Another copy of this library in the process (a plugin that linked the
    archive, a second copy loaded with RTLD_DEEPBIND) has its own guard,
    its own saved handlers and its own on_fault, and nothing in memory that

@@ -37,7 +37,7 @@ static long long smallest_step(long long (*read)(void), const struct cpucycles_t
 {
   struct cpucycles_extend32 e;
   /* the extension a 32-bit counter's setup named (counter.h) */
-  const struct cpucycles_extension *x = t->only32 ? t->extension : 0;
+  const struct cpucycles_extension *x = t->extension;
   int try, i;
 
   if (t->only32 && !x) return 0;
@@ -74,7 +74,7 @@ static int penalty(enum cpucycles_kind kind)
    which need none. */
 static long long tickrate_of(const struct cpucycles_trial *t, struct cpucycles_persecond_source *ps)
 {
-  const struct cpucycles_extension *x = t->only32 ? t->extension : 0;
+  const struct cpucycles_extension *x = t->extension;
   return x ? x->tickrate(t, ps) : 0;
 }
 
