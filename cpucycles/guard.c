@@ -236,12 +236,46 @@ static CPUCYCLES_THREAD_LOCAL volatile int guarding_here;
 static int settling; /* atomic */
 static CPUCYCLES_THREAD_LOCAL volatile int settling_here;
 #define BLIND 2
-#define SETTLE_WAITS 10000
+/* How long a signal of another thread waits for an exchange's answer,
+   in 100 us sleeps: an exchange is one system call. */
+#define SETTLE_NS 100000000LL
+
+/* Whether a wait has lasted span ns since the first time it asked (*end
+   0: sets it). Counted on the OS clock, not in sleeps: a program's
+   signals cut sleeps short. Asked only once a wait has begun, so a first
+   call that waits for nothing never reads the clock here. */
+__attribute__((noinline)) static int over(long long *end, long long span)
+{
+  long long t = cpucycles_os_ns();
+  if (!*end) *end = t + span;
+  return t >= *end;
+}
 
 static void on_fault(int sig, siginfo_t *info, void *context);
 static int ours(const struct sigaction *sa)
 {
   return (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == on_fault;
+}
+
+/* Our handler runs on the probing thread's alternate stack, where it has
+   one (SA_ONSTACK, see make_handler). Linux switches off a stack set up with
+   SS_AUTODISARM while a handler runs on it and back on when the handler
+   returns, which the jump out of a probe's fault skips: the stack as the
+   fault found it is kept here and set again by cpucycles_guard_remask,
+   which follows every jump, once the thread is off it. (The kernel's
+   flag; the C libraries' headers do not name it.) */
+#ifdef __linux__
+#define AUTODISARM (1U << 31)
+static stack_t disarmed; /* ss_flags 0: none to set again */
+#endif
+static void note_disarmed(void *context)
+{
+#ifdef __linux__
+  const stack_t *st = &((ucontext_t *)context)->uc_stack;
+  if (context && ((unsigned)st->ss_flags & AUTODISARM)) disarmed = *st;
+#else
+  (void)context;
+#endif
 }
 
 /* Only a fault the kernel raised in this thread while its probe runs is
@@ -250,7 +284,7 @@ static int ours(const struct sigaction *sa)
    it in this thread, else to the program's disposition. A signal in
    another thread while an exchange for it is settling (it may be another
    copy's probe, which must reach that copy and not a stale answer) waits
-   for the exchange's answer, in 100 us sleeps (bounded, 1 s, for a
+   for the exchange's answer, in 100 us sleeps (bounded, 100 ms, for a
    settling thread that is itself stopped waiting on this one). In the
    thread of an exchange made blind, a sent one lands once the exchange
    has returned but maybe before its answer is stored: it is held, as
@@ -259,13 +293,16 @@ static int ours(const struct sigaction *sa)
 static void on_fault(int sig, siginfo_t *info, void *context)
 {
   static const struct timespec pause = { 0, 100000 };
-  int i, waits;
-  if (cpucycles_guard_armed && !sent(info)) siglongjmp(cpucycles_guard_jump, 1);
+  long long end = 0;
+  int i;
+  if (cpucycles_guard_armed && !sent(info)) {
+    note_disarmed(context);
+    siglongjmp(cpucycles_guard_jump, 1);
+  }
   for (i = 0; i < NGUARDED; ++i) {
     if (guarded(i) != sig) continue;
-    for (waits = 0; !settling_here && waits < SETTLE_WAITS &&
-                    __atomic_load_n(&settling, __ATOMIC_ACQUIRE) == i + 1;
-         ++waits)
+    while (!settling_here && __atomic_load_n(&settling, __ATOMIC_ACQUIRE) == i + 1 &&
+           !over(&end, SETTLE_NS))
       nanosleep(&pause, 0);
     if (settling_here == BLIND && sent(info) && __atomic_load_n(&settling, __ATOMIC_ACQUIRE) == i + 1) {
       held_by = LIBC(getpid)();
@@ -281,15 +318,24 @@ static void on_fault(int sig, siginfo_t *info, void *context)
    archive, a second copy loaded with RTLD_DEEPBIND) has its own guard,
    its own saved handlers and its own on_fault, and nothing in memory that
    both copies can find. What the kernel holds is shared, so each copy
-   marks the handler it installs with a set of signals in its sa_mask that
-   no program's fault handler asks for; a copy that finds a marked handler
-   that is not its own knows it for another copy's guard. The signals are
-   blocked only for the first instructions of on_fault: pass_on gives a
-   program's handler exactly the mask the kernel would have. On Linux the
-   mark also names the guarding thread, in real-time signals 35 to 57 (the
-   C libraries keep 32 to 34 for themselves; thread ids stay below 2^22). */
-#define NMARK 3
-static const int mark[NMARK] = { SIGXCPU, SIGXFSZ, SIGTTOU };
+   gives the handler it installs a mark, and a copy that finds a marked
+   handler that is not its own knows it for another copy's guard. The
+   mark is the handler's whole sa_mask, compared signal by signal: exactly
+   SIGXCPU, SIGXFSZ and SIGTTOU, on Linux a thread id spelt in real-time
+   signals 35 to 57 (the C libraries keep 32 to 34 for themselves; thread
+   ids stay below 2^22), and no other signal; with SA_SIGINFO and
+   SA_NODEFER among its flags. Containing the mark is not enough: the JVM,
+   Go and many C programs install their fault handlers with every signal
+   in sa_mask, which contains it, and a copy that took such a handler for
+   another copy's would wait for a turn that never comes. A program's
+   handler equal to the mark, flags included, would have to be built for
+   it. The signals are blocked only for the first instructions of
+   on_fault: pass_on gives a program's handler exactly the mask the
+   kernel would have. */
+static int mark_signal(int k)
+{
+  return k == SIGXCPU || k == SIGXFSZ || k == SIGTTOU;
+}
 #if defined(__linux__) && defined(SYS_gettid) && defined(_NSIG) && _NSIG > 58
 #define TID_FIRST 35
 #define TID_BITS 23
@@ -306,13 +352,30 @@ static long this_thread(void)
 }
 #endif
 
+/* The thread a copy's mark names (0 where marks name none), or -1 when sa
+   is not a copy's handler. Only the kernel's signals 1 to NSIG-1 are
+   read: what a C library's sigset_t holds beyond them is not the
+   kernel's. */
+#define MARK_FLAGS (SA_SIGINFO | SA_NODEFER)
+static long mark_of(const struct sigaction *sa)
+{
+  long named = 0;
+  int k;
+  if ((sa->sa_flags & MARK_FLAGS) != MARK_FLAGS || !sa->sa_sigaction) return -1;
+  for (k = 1; k < NSIG; ++k) {
+    int in = LIBC(sigismember)(&sa->sa_mask, k) == 1;
+    if (k >= TID_FIRST && k < TID_FIRST + TID_BITS) {
+      if (in) named |= 1L << (k - TID_FIRST);
+    } else if (in != mark_signal(k)) {
+      return -1;
+    }
+  }
+  return TID_BITS && (named == 0 || named >= 1L << 22) ? -1 : named;
+}
+
 static int marked(const struct sigaction *sa)
 {
-  int k;
-  if (!(sa->sa_flags & SA_SIGINFO) || !sa->sa_sigaction) return 0;
-  for (k = 0; k < NMARK; ++k)
-    if (LIBC(sigismember)(&sa->sa_mask, mark[k]) != 1) return 0;
-  return 1;
+  return mark_of(sa) >= 0;
 }
 
 /* A marked handler put up by this very thread: another copy whose
@@ -320,12 +383,8 @@ static int marked(const struct sigaction *sa)
    which cannot go on until this call returns. */
 static int marked_here(const struct sigaction *sa)
 {
-  long tid = this_thread(), named = 0;
-  int k;
-  if (!TID_BITS || tid <= 0 || !marked(sa)) return 0;
-  for (k = 0; k < TID_BITS; ++k)
-    if (LIBC(sigismember)(&sa->sa_mask, TID_FIRST + k) == 1) named |= 1L << k;
-  return named == tid;
+  long tid = this_thread();
+  return TID_BITS && tid > 0 && mark_of(sa) == tid;
 }
 
 /* Installs sa for signal i by an exchange, so that saved[i] ends as
@@ -354,8 +413,8 @@ static int exchange(int i, const struct sigaction *sa, const struct sigaction *b
    would let it install ours after this copy may be gone (dlclose), a
    handler pointing into unmapped code. Copies stack: each waits only for
    the one above it, which waits for nothing below, so the wait ends
-   with the upper copy's selection. It is bounded all the same (5 s, in
-   1 ms sleeps), for an upper copy stopped by a handler that waits on
+   with the upper copy's selection. It is bounded all the same (100 ms,
+   in 1 ms sleeps), for an upper copy stopped by a handler that waits on
    this one's selection. Returns with the handler given back, or left to
    whoever installed one over ours without the mark: the program keeps
    its own.
@@ -373,10 +432,14 @@ static int exchange(int i, const struct sigaction *sa, const struct sigaction *b
    shows and which is put straight back. SIGILL keeps its look: the
    program's handler there, even for an instant, would let a copy
    waiting for the turn take it over one that is only passing through. */
-#define HANDOVER_POLLS 5000
+/* 100 ms, in 1 ms sleeps: a selection takes tens of microseconds (tens
+   of milliseconds under valgrind), so only a copy that is stopped
+   outlasts it, and a program's first call must not wait long for one. */
+#define HANDOVER_NS 100000000LL
 static const struct timespec ms = { 0, 1000000 };
 static void give_back_one(int i, int wait)
 {
+  long long end = 0;
   int polls, look = !wait || i == 0;
   for (polls = 0;; ++polls, look = 1) {
     struct sigaction now, replaced;
@@ -387,7 +450,7 @@ static void give_back_one(int i, int wait)
       if (!marked(&replaced)) return;
       continue;
     }
-    if (!wait || !marked(&now) || polls >= HANDOVER_POLLS) return;
+    if (!wait || !marked(&now) || (polls && over(&end, HANDOVER_NS))) return;
     nanosleep(&ms, 0);
   }
 }
@@ -421,9 +484,22 @@ __attribute__((constructor)) static void watch_forks(void)
   pthread_atfork(0, 0, in_forked_child);
 }
 
-/* Our handler, marked: made once per guard (make_handler), then given
-   for each signal those flags of the handler it replaces that matter to
-   where and how it runs (with_flags_of). */
+/* Our handler, marked, made once per guard, the same for the four
+   signals.
+   SA_ONSTACK, from the first instant it is in: a fault in another thread
+   runs our handler, then the program's, on that thread's alternate stack
+   where it has one. Language runtimes rely on it (Go aborts the process
+   when its handler finds itself on a goroutine's small stack, and a
+   handler catching a stack overflow has no other stack to run on); the
+   handler of a program that asked for no alternate stack may run on one
+   the thread set up for its other handlers, which is harmless.
+   SA_RESTART: a system call of another thread that a signal passed on to
+   a default or ignored disposition interrupts goes on, where the kernel
+   restarts calls, as if never interrupted, which without us it would
+   not have been; the runtimes' handlers have it too. A plain handler
+   without it, sent a signal by somebody in the few microseconds the
+   guard is up, sees another thread's interrupted system call restarted
+   rather than failing with EINTR. */
 static long guard_thread; /* this_thread() of the guard up now, asked once */
 static CPUCYCLES_THREAD_LOCAL long known_thread; /* cpucycles_guard_thread_known */
 
@@ -438,15 +514,13 @@ static void make_handler(struct sigaction *sa)
   int k;
   /* The static sa below: what is not set here stays zero. */
   sa->sa_sigaction = on_fault;
+  sa->sa_flags = MARK_FLAGS | SA_ONSTACK | SA_RESTART;
   LIBC(sigemptyset)(&sa->sa_mask);
-  for (k = 0; k < NMARK; ++k) LIBC(sigaddset)(&sa->sa_mask, mark[k]);
+  LIBC(sigaddset)(&sa->sa_mask, SIGXCPU);
+  LIBC(sigaddset)(&sa->sa_mask, SIGXFSZ);
+  LIBC(sigaddset)(&sa->sa_mask, SIGTTOU);
   for (k = 0; k < TID_BITS; ++k)
     if (tid >> k & 1) LIBC(sigaddset)(&sa->sa_mask, TID_FIRST + k);
-}
-
-static void with_flags_of(struct sigaction *sa, int before_flags)
-{
-  sa->sa_flags = SA_SIGINFO | SA_NODEFER | (before_flags & (SA_ONSTACK | SA_RESTART));
 }
 
 /* What a look found and the handler made from it, for take_turn and
@@ -468,23 +542,24 @@ static struct sigaction now, sa;
    The holder gives SIGILL back last. A copy whose turn this thread
    interrupted (a first call in a signal handler) cannot finish until
    this one does, so this one nests over it at once, as it does after
-   5 s for a holder stopped some other way. Returns 0 with SIGILL
+   100 ms for a holder stopped some other way. Returns 0 with SIGILL
    (guarded(0)) ours. */
 static int take_turn(void)
 {
+  long long end = 0;
   int polls;
   for (polls = 0;; ++polls) {
+    int waited = polls && over(&end, HANDOVER_NS);
     if (LIBC(sigaction)(guarded(0), 0, &now) != 0) return -1;
     if (ours(&now)) {
       /* Put back over ours by a copy that expects us to undo it; after
-         5 s, kept, nested over what it replaced. */
-      if (polls >= HANDOVER_POLLS) return 0;
+         100 ms, kept, nested over what it replaced. */
+      if (waited) return 0;
       give_back_one(0, 1);
       continue;
     }
-    if (!marked(&now) || marked_here(&now) || polls >= HANDOVER_POLLS) {
+    if (!marked(&now) || marked_here(&now) || waited) {
       int nest = marked(&now);
-      with_flags_of(&sa, now.sa_flags);
       if (exchange(0, &sa, &now) != 0) return -1;
       if (nest || !marked(&saved[0])) return 0;
       give_back_one(0, 1);
@@ -496,16 +571,9 @@ static int take_turn(void)
 /* SIGFPE, SIGBUS or SIGSEGV (i), once this copy holds the turn: only
    the holder installs these three, so no copy's handler is expected
    there and the look that take_turn makes for SIGILL is spared (a system
-   call each). Our handler takes two flags of the one it replaces
-   (with_flags_of); installed blind with neither, as a default
-   disposition has them, it is installed again in the rare case the
-   replaced one had either. */
+   call each). */
 static int install(int i)
 {
-  with_flags_of(&sa, 0);
-  if (exchange(i, &sa, 0) != 0) return -1;
-  if (ours(&exchanged) || !(exchanged.sa_flags & (SA_ONSTACK | SA_RESTART))) return 0;
-  with_flags_of(&sa, exchanged.sa_flags);
   return exchange(i, &sa, 0);
 }
 
@@ -561,6 +629,12 @@ void cpucycles_guard_remask(void)
 {
   sigset_t mask = saved_mask;
   int i;
+#ifdef __linux__
+  if (disarmed.ss_flags) {
+    LIBC(syscall)(SYS_sigaltstack, &disarmed, 0);
+    disarmed.ss_flags = 0;
+  }
+#endif
   for (i = 0; i < NGUARDED; ++i) sigdelset(&mask, guarded(i));
   LIBC(sigprocmask)(SIG_SETMASK, &mask, 0);
 }

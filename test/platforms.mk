@@ -22,3 +22,4 @@ LINUX_ONLY += pidns      # pid namespaces (unshare)
 LINUX_ONLY += rtwait     # sched_setaffinity and SCHED_FIFO on one CPU
 LINUX_ONLY += twocopies  # a plugin linked with the archive and --exclude-libs (ELF linkers)
 LINUX_ONLY += plugin     # twocopies' plugin, a shared object rather than a program
+LINUX_ONLY += runtimes   # the library calling sigaction through the executable (ELF symbol lookup), ucontext registers

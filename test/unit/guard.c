@@ -229,6 +229,47 @@ static void resethand(void)
         "and SIGSEGV is SIG_DFL afterwards");
 }
 
+/* A probe that faults on the inaccessible page. */
+static int faulting_setup(struct cpucycles_setup *s)
+{
+  (void)s;
+  return *page;
+}
+static long long no_read(void) { return 0; }
+static const struct cpucycles_counter faulting_counter = { no_read, faulting_setup, 0 };
+static const struct cpucycles_option faulting_table[1] = { { "faulting", &faulting_counter, 0 } };
+
+/* The guard's handler runs on the selecting thread's alternate stack.
+   One set up with SS_AUTODISARM (Linux 4.7) is switched off while a
+   handler runs on it and on again when the handler returns, which a
+   probe's fault, left by a jump, never does: afterwards the stack must
+   be armed as before, or the program's next stack overflow finds none. */
+#ifndef SS_AUTODISARM
+#define SS_AUTODISARM (1U << 31)
+#endif
+static void autodisarm(void)
+{
+  static char stack[65536];
+  struct cpucycles_trial t[1];
+  stack_t ss, old, after;
+  int best;
+  ss.ss_sp = stack;
+  ss.ss_size = sizeof stack;
+  ss.ss_flags = (int)SS_AUTODISARM;
+  if (sigaltstack(&ss, &old) != 0) {
+    SKIP("autodisarm: sigaltstack refuses SS_AUTODISARM here (an old kernel, or an emulator)");
+    return;
+  }
+  best = cpucycles_select(faulting_table, 1, PERSECOND, 0, t);
+  sigaltstack(0, &after);
+  sigaltstack(&old, 0);
+  CHECK(best < 0, "autodisarm: the faulting probe was refused");
+  CHECK(after.ss_sp == (void *)stack && after.ss_size == sizeof stack &&
+        ((unsigned)after.ss_flags & SS_AUTODISARM) && !(after.ss_flags & SS_DISABLE),
+        "autodisarm: the selecting thread's SS_AUTODISARM alternate stack is armed after a "
+        "probe's fault (flags %#x)", (unsigned)after.ss_flags);
+}
+
 int main(void)
 {
   SKIP_UNLESS_FORK_WORKS("guard tests");
@@ -237,5 +278,6 @@ int main(void)
   handlers_called();
   dispositions();
   resethand();
+  autodisarm();
   CHECK_DONE();
 }
