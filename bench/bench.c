@@ -166,34 +166,50 @@ static int floor_finish(struct floor_run *fl, struct floor_figures *f)
   return fl->ok && f->total.median > 0 ? 0 : -1;
 }
 
+/* One fresh process's first call: its wall and CPU time in us. */
+static int first_call(char **argv, double *us, double *cpu_us)
+{
+  char out[256];
+  long long ns, cpu_ns;
+  if (bench_child(argv, out, sizeof out, CHILD_SECONDS) != 0 ||
+      sscanf(out, "first %lld %lld", &ns, &cpu_ns) != 2)
+    return -1;
+  *us = (double)ns / 1000;
+  *cpu_us = (double)cpu_ns / 1000;
+  return 0;
+}
+
 /* The first call's wall and CPU time in PROCESSES fresh processes, in
-   microseconds, each followed by its floor's (fl), and the hot path
-   through the shared library from one more. */
+   microseconds, each followed by its floor's (fl) and by one beside a
+   runtime's handlers (runtime), and the hot path through the shared
+   library from one more. */
 static int first_calls(char **child, int nchild, struct bench_summary *first,
-                       struct bench_summary *first_cpu, struct bench_summary *hot,
-                       struct bench_summary *hot_mean, struct floor_run *fl)
+                       struct bench_summary *first_cpu, struct bench_summary *runtime,
+                       struct bench_summary *hot, struct bench_summary *hot_mean,
+                       struct floor_run *fl)
 {
   char **argv = calloc((size_t)nchild + 2, sizeof *argv);
-  double us[PROCESSES], cpu_us[PROCESSES];
+  double us[PROCESSES], cpu_us[PROCESSES], rt_us[PROCESSES], rt_cpu;
   char out[256];
   int i;
 
   if (!argv) return -1;
   memcpy(argv, child, (size_t)nchild * sizeof *argv);
   for (i = 0; i < PROCESSES; ++i) {
-    long long ns, cpu_ns;
-    if (bench_child(argv, out, sizeof out, CHILD_SECONDS) != 0 ||
-        sscanf(out, "first %lld %lld", &ns, &cpu_ns) != 2) {
-      fprintf(stderr, "bench: %s did not report a first call\n", child[nchild - 1]);
-      free(argv);
-      return -1;
-    }
-    us[i] = (double)ns / 1000;
-    cpu_us[i] = (double)cpu_ns / 1000;
+    argv[nchild] = 0;
+    if (first_call(argv, &us[i], &cpu_us[i]) != 0) break;
     floor_one(fl, i);
+    argv[nchild] = "runtime";
+    if (first_call(argv, &rt_us[i], &rt_cpu) != 0) break;
+  }
+  if (i < PROCESSES) {
+    fprintf(stderr, "bench: %s did not report a first call\n", child[nchild - 1]);
+    free(argv);
+    return -1;
   }
   bench_summarize(us, PROCESSES, first);
   bench_summarize(cpu_us, PROCESSES, first_cpu);
+  bench_summarize(rt_us, PROCESSES, runtime);
   argv[nchild] = "hot";
   if (bench_child(argv, out, sizeof out, CHILD_SECONDS) != 0 ||
       sscanf(out, "%*[^\n]\nhot %lf %lf %lf", &hot->median, &hot->iqr, &hot_mean->median) != 3) {
@@ -231,7 +247,7 @@ int main(int argc, char **argv)
 #ifdef BENCH_FLOOR
   struct figures floor_f;
 #endif
-  struct bench_summary first_s, first_cpu, hot_s, hot_mean;
+  struct bench_summary first_s, first_cpu, runtime_s, hot_s, hot_mean;
   struct floor_figures floor_s;
   struct floor_run floor_run;
   int n = cpucycles_noptions < MAX_OPTIONS ? cpucycles_noptions : MAX_OPTIONS;
@@ -299,8 +315,8 @@ int main(int argc, char **argv)
   bench_summarize(api_f.samples, SAMPLES, &api_f.s);
   bench_summarize(api_f.means, BENCH_ROUNDS, &api_f.mean);
   floor_start(&floor_run, argv + 1, argc - 1, cpucycles_implementation());
-  have_first = first_calls(argv + 1, argc - 1, &first_s, &first_cpu, &hot_s, &hot_mean,
-                           &floor_run) == 0;
+  have_first = first_calls(argv + 1, argc - 1, &first_s, &first_cpu, &runtime_s, &hot_s,
+                           &hot_mean, &floor_run) == 0;
   have_floor = floor_finish(&floor_run, &floor_s) == 0 && have_first;
   if (have_floor) ratio = first_s.median / floor_s.total.median;
 
@@ -339,6 +355,11 @@ int main(int argc, char **argv)
     bench_print_figure(stdout, first_cpu.median);
     printf(" us, IQR ");
     bench_print_figure(stdout, first_cpu.iqr);
+    printf(" us;\nbeside a runtime's fault handlers (full mask, SA_ONSTACK), each made\n"
+           "after one of those: median ");
+    bench_print_figure(stdout, runtime_s.median);
+    printf(" us, IQR ");
+    bench_print_figure(stdout, runtime_s.iqr);
     printf(" us\n");
   }
   if (have_floor) {
@@ -380,6 +401,9 @@ int main(int argc, char **argv)
     figure_line(text, &first_s, 0, "microseconds");
     snprintf(text, sizeof text, "firstcall-cpu link=shared processes=%d timing=inside", PROCESSES);
     figure_line(text, &first_cpu, 0, "microseconds");
+    snprintf(text, sizeof text, "firstcall-runtime link=shared processes=%d timing=inside",
+             PROCESSES);
+    figure_line(text, &runtime_s, 0, "microseconds");
   }
   if (have_floor) {
     snprintf(text, sizeof text, "firstcall-floor counter=%s processes=%d timing=inside",
