@@ -257,7 +257,7 @@ int main(void)
   SKIP_UNLESS_FORK_WORKS("runtimes");
   times = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (times == MAP_FAILED) {
-    CHECK(0, "runtimes: a shared page for the children's times");
+    CHECK(0, "a shared page for the children's times");
     CHECK_DONE();
   }
 
@@ -282,7 +282,7 @@ int main(void)
       if (shapes[k].three) mark_three(&mask);
       if (shapes[k].extra) sigaddset(&mask, shapes[k].extra);
       status = one(shapes[k].flags, &mask, 0);
-      CHECK(status == 0, "runtimes: a handler with %s is not taken for another copy's guard, and "
+      CHECK(status == 0, "a handler with %s is not taken for another copy's guard, and "
             "is in place afterwards (exit %d: 1 taken, 2 changed, 256 + a signal)",
             shapes[k].what, status);
     }
@@ -302,7 +302,7 @@ int main(void)
       if (status != 0) bits |= status < 256 ? status : 0;
       if (status >= 256) died = 1, sig = status - 256;
     }
-    CHECK(!bits && !died, "runtimes: 24 random masks holding the three mark signals, random flags: "
+    CHECK(!bits && !died, "24 random masks holding the three mark signals, random flags: "
           "none taken for a copy's guard, all in place afterwards (bits %#x, signal %d)", bits, sig);
   }
 
@@ -315,12 +315,12 @@ int main(void)
     if (status < 256) bits |= status;
     else died = 1, sig = status - 256;
   }
-  CHECK(!died, "runtimes: %d threads on alternate stacks faulting through %d first calls: every "
+  CHECK(!died, "%d threads on alternate stacks faulting through %d first calls: every "
         "fault reached the program's handler on the thread's alternate stack with the kernel's "
         "siginfo (a child killed by signal %d: 6 is the handler's abort)", THREADS, REPS, sig);
-  CHECK(!(bits & 64), "runtimes: %s", STEPS ? "the handler's move of the PC past the faulting load took "
+  CHECK(!(bits & 64), "%s", STEPS ? "the handler's move of the PC past the faulting load took "
         "effect every time" : "every fault was recovered from (this CPU has no stepping load here)");
-  CHECK(!(bits & 2), "runtimes: the runtime-shaped handlers are in place after the first call");
+  CHECK(!(bits & 2), "the runtime-shaped handlers are in place after the first call");
   if (!STEPS) SKIP("runtimes: stepping over a fault by editing the context: no load written for this CPU");
 
   /* Time: medians of fresh children, interleaved: the plain program;
@@ -344,7 +344,7 @@ int main(void)
   empty_median = median(times + TIMED, TIMED);
   busy_median = median(times + 2 * TIMED, TIMED);
   CHECK(bits == 0 && busy_median < 2 * empty_median + 20000000,
-        "runtimes: the first call beside faulting threads under full-mask runtime handlers, "
+        "the first call beside faulting threads under full-mask runtime handlers, "
         "median of %d: %lld us, against %lld us under the same handlers with an empty mask "
         "(allowed: twice that and 20 ms; %lld us in a plain program; exit bits %#x)",
         TIMED, busy_median / 1000, empty_median / 1000, plain_median / 1000, bits);
