@@ -3,7 +3,8 @@
    behaves: the selection trace, the cycles-per-second estimate, the spread
    of back-to-back readings, cycles per second as observed against the OS
    clock over growing busy loops, and notes on what that means for a user's
-   measurements. */
+   measurements; then what decides whether this machine's numbers can be
+   trusted (trust.h), after the first call, which it does not slow. */
 #define _POSIX_C_SOURCE 200809L
 /* macOS hides what POSIX lacks (_SC_NPROCESSORS_ONLN) once _POSIX_C_SOURCE
    is set, unless asked; other systems ignore the macro. */
@@ -14,6 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 #include <cpucycles.h>
+#include "cpus.h"
+#include "trust.h"
+#include "x86id.h"
 
 /* What each counter of cpucycles/options counts, by name: the library
    keeps its kinds to itself (it exports only its API), and a user reading
@@ -139,6 +143,16 @@ static void notes(const char *impl, long long persecond, long long lo, long long
          "runs\n");
 }
 
+static void trust(void)
+{
+  int *cpus, n = cpus_allowed(&cpus);
+  struct x86id id;
+
+  x86id_read(&id);
+  trust_report(stdout, "", cpus, n, sysconf(_SC_NPROCESSORS_ONLN), &id);
+  free(cpus);
+}
+
 int main(void)
 {
   long long lo, hi;
@@ -151,6 +165,7 @@ int main(void)
   median();
   observed(&lo, &hi);
   notes(cpucycles_implementation(), cpucycles_persecond(), lo, hi);
+  trust();
   if (fflush(stdout) != 0 || ferror(stdout)) {
     perror("cpucycles-info: writing output");
     return 1;

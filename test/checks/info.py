@@ -76,11 +76,15 @@ def check(t):
                    % (m.group(1), m.group(2)))
     result(observed > 0, 'at least one observed persecond line (%d)' % observed)
     notes = []
-    while i < len(lines):
+    while i < len(lines) and not lines[i].startswith('cpucycles trust '):
         m = take(r'cpucycles note (.+)', 'a note, after all observed lines')
         if m:
             notes.append(m.group(1))
     check_notes(t, notes, impl, persecond, longest)
+    trust = 0
+    while i < len(lines):
+        trust += take(r'cpucycles trust [a-z0-9-]+ .+', 'a trust line, after the notes') is not None
+    result(trust > 0, 'trust lines after the notes (%d)' % trust)
 
 
 # What cpucycles-info says of each kind of counter (the kinds of
