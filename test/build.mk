@@ -20,7 +20,7 @@ TEST_BIN = $(addprefix test/bin/,$(filter-out library stack plugin $(TEST_NOT_HE
 
 # The threading tests: what `make test-sanitize` runs under ThreadSanitizer.
 THREAD_TESTS = $(addprefix test/bin/,$(filter-out $(TEST_NOT_HERE), \
-                 guard once threads gaps handlers sentfault))
+                 guard once threads gaps handlers sentfault crosscore))
 
 # Each program's header dependencies go to test/dep (test/run runs
 # whatever is in test/bin); every program depends on the configuration.

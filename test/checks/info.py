@@ -81,10 +81,14 @@ def check(t):
         if m:
             notes.append(m.group(1))
     check_notes(t, notes, impl, persecond, longest)
-    trust = 0
-    while i < len(lines):
+    trust = crosscore = 0
+    while i < len(lines) and lines[i].startswith('cpucycles trust '):
         trust += take(r'cpucycles trust [a-z0-9-]+ .+', 'a trust line, after the notes') is not None
-    result(trust > 0, 'trust lines after the notes (%d)' % trust)
+    while i < len(lines):
+        crosscore += take(r'cpucycles crosscore [a-z0-9-]+ .+',
+                          'a crosscore line, after the trust lines') is not None
+    result(trust > 0 and crosscore > 0, 'trust lines after the notes (%d), then crosscore lines (%d)'
+           % (trust, crosscore))
 
 
 # What cpucycles-info says of each kind of counter (the kinds of
