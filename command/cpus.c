@@ -60,6 +60,22 @@ int cpus_pin(int cpu)
   CPU_FREE(set);
   return err;
 }
+int cpus_unpin(pthread_t thread)
+{
+  cpu_set_t *set;
+  size_t bytes;
+  int size, err = EINVAL;
+
+  for (size = 1024; size <= CPUS_LIMIT && err == EINVAL; size *= 2) {
+    set = CPU_ALLOC(size);
+    if (!set) return ENOMEM;
+    bytes = CPU_ALLOC_SIZE(size);
+    CPU_ZERO_S(bytes, set);
+    err = sched_getaffinity(0, bytes, set) != 0 ? errno : pthread_setaffinity_np(thread, bytes, set);
+    CPU_FREE(set);
+  }
+  return err;
+}
 #else
 int cpus_allowed(int **cpus)
 {
@@ -70,6 +86,12 @@ int cpus_allowed(int **cpus)
 int cpus_pin(int cpu)
 {
   (void)cpu;
+  return ENOSYS;
+}
+
+int cpus_unpin(pthread_t thread)
+{
+  (void)thread;
   return ENOSYS;
 }
 #endif

@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "cpus.h"
@@ -43,6 +44,14 @@ struct side {
   long long bound; /* side 0 (A): the largest lower bound; side 1 (B): the smallest upper */
   int have;
   long long handoffs, backwards, worst;
+  int finished;    /* set last, with release: the rest may be read */
+};
+
+struct game;
+
+struct player {
+  struct game *g;
+  int me;
 };
 
 /* The handoff slot on a cache line of its own, apart from the flags each
@@ -56,11 +65,8 @@ struct game {
   void *ctx;
   long long start, min_ns, max_ns;
   struct side side[2];
-};
-
-struct player {
-  struct game *g;
-  int me;
+  struct player players[2];
+  struct game *next; /* the games left behind */
 };
 
 #define ENOUGH_HANDOFFS 1000
@@ -80,6 +86,7 @@ static void play(struct game *g, int me)
   struct side *s = &g->side[me];
   long long expect = me == 0 ? 2 : 1;
 
+  if (__atomic_load_n(&g->stop, __ATOMIC_RELAXED)) return;
   if (me == 0) {
     long long first = g->read(g->ctx, s->cpu);
     __atomic_store_n(&g->value, first, __ATOMIC_RELAXED);
@@ -123,58 +130,108 @@ static void *player(void *arg)
   s->err = cpus_pin(s->cpu);
   __atomic_add_fetch(&g->ready, 1, __ATOMIC_ACQ_REL);
   while (__atomic_load_n(&g->ready, __ATOMIC_ACQUIRE) < 2) {
-    if (__atomic_load_n(&g->stop, __ATOMIC_RELAXED)) return 0;
+    if (__atomic_load_n(&g->stop, __ATOMIC_RELAXED)) break;
     if (p->me == 0 && now_ns() - g->start >= g->max_ns) break;
   }
   /* both pinned, or neither plays: the bounds hold for the CPUs named */
   if (__atomic_load_n(&g->ready, __ATOMIC_ACQUIRE) == 2 && !g->side[0].err && !g->side[1].err)
     play(g, p->me);
   __atomic_store_n(&g->stop, 1, __ATOMIC_RELAXED);
+  __atomic_store_n(&s->finished, 1, __ATOMIC_RELEASE);
   return 0;
+}
+
+/* How long past max_ns the caller waits for a thread still playing: a
+   pinned thread whose CPU is taken (a real-time task spinning there, a
+   host that deschedules the virtual CPU) may not run for seconds, and
+   cpucycles-info must not wait for it. Such a thread is then let go
+   anywhere the process may run, and waited for as long again; one that
+   still has not finished is left behind (and would hold the process's
+   exit, had it stayed pinned). */
+#define GRACE_NS 20000000LL
+
+/* A game whose threads did not finish in time stays allocated (they
+   still use it: each stops as soon as it runs) and reachable from here. */
+static struct game *left_behind;
+
+static int finished(struct game *g, int i)
+{
+  return __atomic_load_n(&g->side[i].finished, __ATOMIC_ACQUIRE);
+}
+
+/* Until both threads finished, or until limit: whether they did. */
+static int wait_for(struct game *g, long long limit)
+{
+  struct timespec pause = {0, 100000};
+  for (;;) {
+    long long t = now_ns() - g->start;
+    if (finished(g, 0) && finished(g, 1)) return 1;
+    if (t >= g->max_ns) __atomic_store_n(&g->stop, 1, __ATOMIC_RELAXED);
+    if (t >= limit) return 0;
+    nanosleep(&pause, 0);
+  }
 }
 
 int crosscore_pair(crosscore_read_fn *read, void *ctx, int a, int b, long long min_ns,
                    long long max_ns, struct crosscore_pair *p)
 {
-  struct game game; /* its alignment the compiler keeps on the stack too */
-  struct game *g = &game;
-  struct player players[2];
+  struct game *g;
   pthread_t threads[2];
-  long long t0;
-  int err, i;
+  int err, i, all;
+  void *mem;
 
   memset(p, 0, sizeof *p);
-  memset(g, 0, sizeof *g);
   p->a = a;
   p->b = b;
+  /* on the heap, aligned for its cache lines: it may outlive this call */
+  err = posix_memalign(&mem, 64, sizeof *g);
+  if (err) return err;
+  g = mem;
+  memset(g, 0, sizeof *g);
   g->read = read;
   g->ctx = ctx;
   g->min_ns = min_ns;
   g->max_ns = max_ns;
   g->side[0].cpu = a;
   g->side[1].cpu = b;
-  t0 = g->start = now_ns();
+  g->start = now_ns();
   for (i = 0; i < 2; ++i) {
-    players[i].g = g;
-    players[i].me = i;
-    err = pthread_create(&threads[i], 0, player, &players[i]);
+    g->players[i].g = g;
+    g->players[i].me = i;
+    err = pthread_create(&threads[i], 0, player, &g->players[i]);
     if (err) {
       __atomic_store_n(&g->stop, 1, __ATOMIC_RELAXED);
       if (i) pthread_join(threads[0], 0);
+      free(g);
       return err;
     }
   }
-  pthread_join(threads[0], 0);
-  pthread_join(threads[1], 0);
-  p->ns = now_ns() - t0;
-  p->pin_error = g->side[0].err ? g->side[0].err : g->side[1].err;
-  p->lo = g->side[0].bound;
-  p->have_lo = g->side[0].have;
-  p->hi = g->side[1].bound;
-  p->have_hi = g->side[1].have;
-  p->handoffs = g->side[0].handoffs + g->side[1].handoffs;
-  p->backwards = g->side[0].backwards + g->side[1].backwards;
-  p->worst = g->side[0].worst > g->side[1].worst ? g->side[0].worst : g->side[1].worst;
+  all = wait_for(g, g->max_ns + GRACE_NS);
+  if (!all) {
+    p->stalled = 1;
+    for (i = 0; i < 2; ++i)
+      if (!finished(g, i)) cpus_unpin(threads[i]);
+    all = wait_for(g, g->max_ns + 2 * GRACE_NS);
+  }
+  p->ns = now_ns() - g->start;
+  for (i = 0; i < 2; ++i) {
+    struct side *s = &g->side[i];
+    if (all) pthread_join(threads[i], 0);
+    else pthread_detach(threads[i]);
+    if (!finished(g, i)) continue;
+    if (!p->pin_error) p->pin_error = s->err;
+    p->handoffs += s->handoffs;
+    p->backwards += s->backwards;
+    if (s->worst > p->worst) p->worst = s->worst;
+  }
+  if (finished(g, 0)) p->lo = g->side[0].bound, p->have_lo = g->side[0].have;
+  if (finished(g, 1)) p->hi = g->side[1].bound, p->have_hi = g->side[1].have;
+  if (all) {
+    free(g);
+  } else {
+    g->next = left_behind;
+    left_behind = g;
+  }
   return 0;
 }
 

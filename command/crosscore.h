@@ -24,6 +24,7 @@ struct crosscore_pair {
   long long backwards; /* answers below the reading they answered */
   long long worst;     /* the largest such step back */
   long long ns;        /* how long the pair was measured */
+  int stalled;         /* a thread had not finished in time */
 };
 
 /* At most this many pairs: every pair of up to 6 CPUs, else the first CPU
@@ -36,7 +37,10 @@ int crosscore_pairs(const int *cpus, int n, int pairs[CROSSCORE_PAIRS][2]);
 /* Measures one pair until min_ns have passed and 1000 handoffs were
    seen, or max_ns have passed, thread start included: fills *p and
    returns 0, or returns an errno value when the threads could not be
-   started. */
+   started. A thread still running 20 ms after max_ns (its CPU taken)
+   makes the pair stalled: it is let go to any CPU, and if it has not
+   finished 20 ms later either, left behind to stop as soon as it runs:
+   read and ctx must then stay valid while the process lives. */
 int crosscore_pair(crosscore_read_fn *read, void *ctx, int a, int b, long long min_ns,
                    long long max_ns, struct crosscore_pair *p);
 

@@ -12,7 +12,7 @@
 
 static int measured(const struct crosscore_pair *p)
 {
-  return !p->pin_error && p->have_lo && p->have_hi;
+  return !p->pin_error && !p->stalled && p->have_lo && p->have_hi;
 }
 
 /* How far from 0 the offset is known to be at least (0: it may be 0). */
@@ -35,6 +35,11 @@ static void pair_line(FILE *out, const struct crosscore_pair *p)
     fprintf(out, "cpucycles crosscore pair-unpinned cpu%d cpu%d (%s): a thread could not be "
                  "started or pinned there, so this pair was not measured\n", p->a, p->b,
             strerror(p->pin_error));
+  else if (p->stalled)
+    fprintf(out, "cpucycles crosscore pair-stalled cpu%d cpu%d ms %.1f: a thread pinned there had "
+                 "not run to its end in time (its CPU taken by a real-time task, or a very busy "
+                 "machine), so it was left to stop when it runs, and the pair has no bounds\n",
+            p->a, p->b, ms);
   else if (!measured(p))
     fprintf(out, "cpucycles crosscore pair-unmeasured cpu%d cpu%d handoffs %lld ms %.1f: the two "
                  "threads seldom ran at once (a busy machine), so no bound both ways\n", p->a,
