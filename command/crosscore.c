@@ -81,14 +81,17 @@ static int over(struct game *g, long long handoffs)
   return (t >= g->min_ns && 2 * handoffs >= ENOUGH_HANDOFFS) || t >= g->max_ns;
 }
 
+/* One side's game. Its tallies stay in this thread's own memory until
+   the end: kept in the game, the two sides' would share a cache line,
+   and every handoff would move it between the CPUs once more. */
 static void play(struct game *g, int me)
 {
-  struct side *s = &g->side[me];
+  struct side s = g->side[me];
   long long expect = me == 0 ? 2 : 1;
 
   if (__atomic_load_n(&g->stop, __ATOMIC_RELAXED)) return;
   if (me == 0) {
-    long long first = g->read(g->ctx, s->cpu);
+    long long first = g->read(g->ctx, s.cpu);
     __atomic_store_n(&g->value, first, __ATOMIC_RELAXED);
     __atomic_store_n(&g->seq, 1, __ATOMIC_RELEASE);
   }
@@ -96,29 +99,36 @@ static void play(struct game *g, int me)
     long long their, mine, c;
     unsigned long spins = 0;
     while (__atomic_load_n(&g->seq, __ATOMIC_ACQUIRE) != expect) {
-      if (__atomic_load_n(&g->stop, __ATOMIC_RELAXED)) return;
+      if (__atomic_load_n(&g->stop, __ATOMIC_RELAXED)) goto done;
       /* no yield: the partner runs on another CPU, and a handoff needs
          both threads running at once, which giving up this CPU would
          only make rarer on a busy machine */
-      if (++spins % 1024 == 0 && me == 0 && over(g, s->handoffs)) return;
+      if (++spins % 1024 == 0 && me == 0 && over(g, s.handoffs)) goto done;
     }
     ordered();
     their = __atomic_load_n(&g->value, __ATOMIC_RELAXED);
-    mine = g->read(g->ctx, s->cpu);
+    mine = g->read(g->ctx, s.cpu);
     __atomic_store_n(&g->value, mine, __ATOMIC_RELAXED);
     __atomic_store_n(&g->seq, expect + 1, __ATOMIC_RELEASE);
     expect += 2;
     /* B: d <= mine - their; A: d >= their - mine */
     c = me == 1 ? mine - their : their - mine;
-    if (!s->have || (me == 1 ? c < s->bound : c > s->bound)) s->bound = c;
-    s->have = 1;
-    ++s->handoffs;
+    if (!s.have || (me == 1 ? c < s.bound : c > s.bound)) s.bound = c;
+    s.have = 1;
+    ++s.handoffs;
     if (mine < their) {
-      ++s->backwards;
-      if (their - mine > s->worst) s->worst = their - mine;
+      ++s.backwards;
+      if (their - mine > s.worst) s.worst = their - mine;
     }
-    if (me == 0 && s->handoffs % 64 == 0 && over(g, s->handoffs)) return;
+    if (me == 0 && s.handoffs % 64 == 0 && over(g, s.handoffs)) goto done;
   }
+done:
+  /* the tallies alone: the other thread may still read this side's err */
+  g->side[me].bound = s.bound;
+  g->side[me].have = s.have;
+  g->side[me].handoffs = s.handoffs;
+  g->side[me].backwards = s.backwards;
+  g->side[me].worst = s.worst;
 }
 
 static void *player(void *arg)
