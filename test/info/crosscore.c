@@ -71,7 +71,8 @@ static void known(crosscore_read_fn *read, const char *how, int a, int b, long l
   s.offset = offset;
   do err = crosscore_pair(read, &s, a, b, 2 * MS, 50 * MS, &p);
   while (!err && !p.pin_error && (p.stalled || !p.have_lo || !p.have_hi) && ++tries < 5);
-  CHECK(err == 0, "%s, offset %lld: the pair's threads start (%s)", how, offset, strerror(err));
+  CHECK(err == 0, "%s, offset %lld: the pair's threads start (%s)", how, offset,
+        err ? strerror(err) : "started");
   if (err) return;
   if (!p.pin_error && (p.stalled || !p.have_lo || !p.have_hi)) {
     SKIP("crosscore: %s, offset %lld: five times the two threads did not run at once within "
