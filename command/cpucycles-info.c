@@ -3,7 +3,9 @@
    behaves: the selection trace, the cycles-per-second estimate, the spread
    of back-to-back readings, cycles per second as observed against the OS
    clock over growing busy loops, and notes on what that means for a user's
-   measurements. */
+   measurements; then what decides whether this machine's numbers can be
+   trusted (trust.h) and whether the counter agrees with itself across
+   CPUs (crosscore.h), all after the first call, which they do not slow. */
 #define _POSIX_C_SOURCE 200809L
 /* macOS hides what POSIX lacks (_SC_NPROCESSORS_ONLN) once _POSIX_C_SOURCE
    is set, unless asked; other systems ignore the macro. */
@@ -14,6 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 #include <cpucycles.h>
+#include "cpus.h"
+#include "crosscore.h"
+#include "trust.h"
+#include "x86id.h"
 
 /* What each counter of cpucycles/options counts, by name: the library
    keeps its kinds to itself (it exports only its API), and a user reading
@@ -139,6 +145,38 @@ static void notes(const char *impl, long long persecond, long long lo, long long
          "runs\n");
 }
 
+/* The counter as a program sees it, for the cross-core measurement: the
+   CPU the thread was pinned to changes nothing of a real counter. */
+static long long chosen(void *ctx, int cpu)
+{
+  (void)ctx;
+  (void)cpu;
+  return cpucycles();
+}
+
+/* A counter whose readings are the calling thread's own count: every
+   counter read through a perf event of the calling thread. Those are the
+   counters named for perf in cpucycles/options, and any of kind
+   core-kernel; test/checks/trustdoc.py holds the rule to the files that
+   open such events. */
+static int per_thread(const char *impl, enum kind kind)
+{
+  return kind == CORE_KERNEL || strstr(impl, "perf") != 0;
+}
+
+static void trust_and_crosscore(const char *impl)
+{
+  int *cpus, n = cpus_allowed(&cpus);
+  enum kind kind = kind_of(impl);
+  struct x86id id;
+
+  x86id_read(&id);
+  trust_report(stdout, "", cpus, n, sysconf(_SC_NPROCESSORS_ONLN), &id);
+  fflush(stdout);
+  crosscore_info(stdout, impl, kind == NONE, per_thread(impl, kind), chosen, 0, cpus, n);
+  free(cpus);
+}
+
 int main(void)
 {
   long long lo, hi;
@@ -151,6 +189,7 @@ int main(void)
   median();
   observed(&lo, &hi);
   notes(cpucycles_implementation(), cpucycles_persecond(), lo, hi);
+  trust_and_crosscore(cpucycles_implementation());
   if (fflush(stdout) != 0 || ferror(stdout)) {
     perror("cpucycles-info: writing output");
     return 1;

@@ -116,12 +116,22 @@ $(PKG)/include/cpucycles.h: $(SRC)/include/cpucycles.h
 # Linked statically so it runs from the build tree and from any prefix;
 # with --disable-static, against the objects.
 INFO_LIB = $(if $(filter no,$(STATIC)),$(LIBINT),$(LIBA))
+# cpucycles-info's parts beside its main, one job a file (command/): the
+# trust lines and the cross-core measurement. They use nothing of the
+# library, so test/info links them alone.
+INFO_PARTS = words sysfile cpus x86id trust trustfreq trusttopo trustkernel crosscore crossreport
+INFO_OBJ = $(INFO_PARTS:%=obj/command-%.o)
+
+obj/command-%.o: $(SRC)/command/%.c config.mk
+	$(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+
 # kinds.h: each counter's kind, which configure writes from cpucycles/options.
-$(PKG)/bin/cpucycles-info: $(SRC)/command/cpucycles-info.c $(INFO_LIB) $(PKG)/include/cpucycles.h \
-                           kinds.h config.mk
+# -pthread: the cross-core measurement's two threads.
+$(PKG)/bin/cpucycles-info: $(SRC)/command/cpucycles-info.c $(INFO_OBJ) $(INFO_LIB) \
+                           $(PKG)/include/cpucycles.h $(wildcard $(SRC)/command/*.h) kinds.h config.mk
 	@mkdir -p $(@D)
-	$(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) -I$(PKG)/include -I. -o $@ $< $(INFO_LIB) \
-	  $(LDFLAGS)
+	$(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) -I$(PKG)/include -I. -I$(SRC)/command -o $@ $< \
+	  $(INFO_OBJ) $(INFO_LIB) -pthread $(LDFLAGS)
 
 $(PKG)/man/man3/%.3: $(SRC)/doc/man/%.3
 	@mkdir -p $(@D)

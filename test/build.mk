@@ -4,7 +4,7 @@
 # Every C file of the test folders is a test program, test/bin/<file
 # name>: adding a test is adding its file (doc/testing.md). The folders
 # say what a test checks; test/include holds what they share.
-TEST_FOLDERS = unit extend32 firstcall company fork perf environment
+TEST_FOLDERS = unit extend32 firstcall company fork perf environment info
 TEST_SOURCES = $(foreach d,$(TEST_FOLDERS),$(wildcard $(SRC)/test/$(d)/*.c))
 TEST_NAMES = $(basename $(notdir $(TEST_SOURCES)))
 
@@ -20,7 +20,7 @@ TEST_BIN = $(addprefix test/bin/,$(filter-out library stack plugin $(TEST_NOT_HE
 
 # The threading tests: what `make test-sanitize` runs under ThreadSanitizer.
 THREAD_TESTS = $(addprefix test/bin/,$(filter-out $(TEST_NOT_HERE), \
-                 guard once threads gaps handlers sentfault))
+                 guard once threads gaps handlers sentfault crosscore))
 
 # Each program's header dependencies go to test/dep (test/run runs
 # whatever is in test/bin); every program depends on the configuration.
@@ -36,7 +36,13 @@ test/bin/%: $(SRC)/test/$(1)/%.c $$(LIBINT) config.mk
 	$$(TEST_DIRS)
 	$$(TEST_CC) $$(INC) $$(TEST_INC) -o $$@ $$< $$(LIBINT) -pthread $$(LDFLAGS)
 endef
-$(foreach d,$(TEST_FOLDERS),$(eval $(call TEST_RULE,$(d))))
+$(foreach d,$(filter-out info,$(TEST_FOLDERS)),$(eval $(call TEST_RULE,$(d))))
+
+# test/info: cpucycles-info's parts (command/), linked with them alone:
+# they use nothing of the library.
+test/bin/%: $(SRC)/test/info/%.c $(INFO_OBJ) config.mk
+	$(TEST_DIRS)
+	$(TEST_CC) $(TEST_INC) -I$(SRC)/command -o $@ $< $(INFO_OBJ) -pthread $(LDFLAGS)
 
 LIBRARY_DEFS = -DEXPECTED_VERSION='"$(VERSION)"' -DCOUNTERS='"$(COUNTERS)"'
 

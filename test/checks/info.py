@@ -6,11 +6,14 @@ documented order), the estimate, the implementation (the one the stable-
 choice rule of doc/selection.md picks among the traced precisions), the
 median line, the observed loops, then the notes: the counter's kind (from
 cpucycles/options), the estimate against the longest observed loop,
-migration, and what to do. Runs cpucycles-info: RUNS.
+migration, and what to do; then the trust and crosscore lines, against
+this machine read apart (test/trustlines.py, doc/trust.md). Runs
+cpucycles-info: RUNS.
 """
 import os
 import re
 
+import trustlines
 from tools import run
 
 RUNS = True
@@ -26,8 +29,8 @@ def clearly_better(precision, best):
 def check(t):
     """cpucycles-info's output, line by line against its documented format."""
     cfg, result = t.cfg, t.result
-    code, out, err = run(t.prefix + [os.path.join(t.build, 'package', 'bin', 'cpucycles-info')],
-                         env=t.env)
+    command = t.prefix + [os.path.join(t.build, 'package', 'bin', 'cpucycles-info')]
+    code, out, err = run(command, env=t.env)
     result(code == 0, 'cpucycles-info exits 0 (%d)' % code)
     lines = out.splitlines()
     counters = cfg['COUNTERS'].split()
@@ -76,11 +79,29 @@ def check(t):
                    % (m.group(1), m.group(2)))
     result(observed > 0, 'at least one observed persecond line (%d)' % observed)
     notes = []
-    while i < len(lines):
+    while i < len(lines) and not lines[i].startswith(('cpucycles trust ', 'cpucycles crosscore ')):
         m = take(r'cpucycles note (.+)', 'a note, after all observed lines')
         if m:
             notes.append(m.group(1))
     check_notes(t, notes, impl, persecond, longest)
+    # then the trust lines and the crosscore lines, nothing else
+    trust = []
+    while i < len(lines) and lines[i].startswith('cpucycles trust '):
+        trust.append(lines[i])
+        i += 1
+    crosscore = []
+    while i < len(lines) and lines[i].startswith('cpucycles crosscore '):
+        crosscore.append(lines[i])
+        i += 1
+    result(i == len(lines) and bool(trust) and bool(crosscore),
+           'after the notes, trust lines (%d), then crosscore lines (%d), then nothing (%r)'
+           % (len(trust), len(crosscore), lines[i] if i < len(lines) else None))
+
+    def rerun():
+        return run(command, env=t.env)[1].splitlines()
+
+    kinds = {c.name: c.kind for c in t.tables.counters(t.src)}
+    trustlines.check_lines(t, trust, crosscore, impl, kinds.get(impl, 'unknown'), rerun)
 
 
 # What cpucycles-info says of each kind of counter (the kinds of
