@@ -69,10 +69,18 @@ test-distros:
 	python3 test/distros $(CASES)
 .PHONY: test-distros
 
+# The first call inside language runtimes from Debian's packages (issue
+# 27): OpenJDK 17 through JNI, Go through cgo, CPython through ctypes, each
+# beside its own faulting threads or timers, in build/runtimes; installs
+# openjdk-17-jdk-headless and golang-go when missing (as root).
+test-runtimes:
+	python3 $(SRC)/test/runtimes
+
 # The suite under Debian's own kernels, booted with qemu-system (issue 10),
 # after the harness's own time limits are checked against a stand-in guest.
 test-system:
 	python3 $(SRC)/test/system/selftest.py
 	python3 $(SRC)/test/system/run
 
-.PHONY: all install uninstall dist test clean doc doc-check test-cross test-system test-sanitize fuzz bench test-macos test-riscv32
+.PHONY: all install uninstall dist test clean doc doc-check test-cross test-system test-sanitize fuzz bench test-macos test-riscv32 \
+  test-runtimes
