@@ -78,7 +78,11 @@ struct player {
 /* The handoff slot on a cache line of its own, apart from the flags each
    side polls less often. */
 struct game {
-  long long seq __attribute__((aligned(64))); /* odd: A's reading waits; even: B's */
+  /* odd: A's reading waits; even: B's. A word, not 64 bits: 32-bit
+     CPUs (mips, ppc32, m68k, sh4) have no 64-bit atomics without
+     libatomic. value is a plain 64-bit field: only the side whose turn
+     seq says it is touches it, and seq's release and acquire order it. */
+  unsigned long seq __attribute__((aligned(64)));
   long long value;
   int ready __attribute__((aligned(64)));
   int stop;
@@ -108,12 +112,12 @@ static int over(struct game *g, long long handoffs)
 static void play(struct game *g, int me)
 {
   struct side s = g->side[me];
-  long long expect = me == 0 ? 2 : 1;
+  unsigned long expect = me == 0 ? 2 : 1;
 
   if (__atomic_load_n(&g->stop, __ATOMIC_RELAXED)) return;
   if (me == 0) {
     long long first = g->read(g->ctx, s.cpu);
-    __atomic_store_n(&g->value, first, __ATOMIC_RELAXED);
+    g->value = first;
     __atomic_store_n(&g->seq, 1, __ATOMIC_RELEASE);
   }
   for (;;) {
@@ -127,9 +131,9 @@ static void play(struct game *g, int me)
       if (++spins % 1024 == 0 && me == 0 && over(g, s.handoffs)) goto done;
     }
     ordered();
-    their = __atomic_load_n(&g->value, __ATOMIC_RELAXED);
+    their = g->value;
     mine = g->read(g->ctx, s.cpu);
-    __atomic_store_n(&g->value, mine, __ATOMIC_RELAXED);
+    g->value = mine;
     __atomic_store_n(&g->seq, expect + 1, __ATOMIC_RELEASE);
     expect += 2;
     /* B: d <= mine - their; A: d >= their - mine */

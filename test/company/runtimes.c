@@ -86,7 +86,7 @@ extern char rt_fault[], rt_after[];
 static __thread sigjmp_buf back;
 static int rt_load(volatile int *p)
 {
-  if (sigsetjmp(back, 0)) return 0;
+  if (sigsetjmp(back, 1)) return 0; /* 1: the handler blocks every signal */
   return *p;
 }
 #endif
