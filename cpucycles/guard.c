@@ -236,19 +236,46 @@ static CPUCYCLES_THREAD_LOCAL volatile int guarding_here;
 static int settling; /* atomic */
 static CPUCYCLES_THREAD_LOCAL volatile int settling_here;
 #define BLIND 2
-/* How long a signal of another thread waits for an exchange's answer,
-   in 100 us sleeps: an exchange is one system call. */
-#define SETTLE_NS 100000000LL
+static long guard_thread; /* this_thread() of the guard up now, asked once */
 
-/* Whether a wait has lasted span ns since the first time it asked (*end
-   0: sets it). Counted on the OS clock, not in sleeps: a program's
-   signals cut sleeps short. Asked only once a wait has begun, so a first
-   call that waits for nothing never reads the clock here. */
-__attribute__((noinline)) static int over(long long *end, long long span)
+/* A wait for another thread (a copy's selection, an exchange's answer)
+   ends when that thread has used no CPU time for WAIT_IDLE_NS, being
+   stopped (waiting on this one, say) or not scheduled, and in any case
+   after WAIT_MAX_NS. A selection takes tens of microseconds (tens of
+   milliseconds under valgrind, more under a system emulator), and while
+   its thread runs it is worth waiting for: the wait's alternative, a
+   copy nesting over another, leaves instants in which a probe's fault
+   finds no guard. Counted on the OS clock, not in sleeps, which a
+   program's signals cut short; asked only once a wait has begun, so a
+   first call that waits for nothing reads no clock here. */
+#define WAIT_IDLE_NS 100000000LL
+#define WAIT_MAX_NS 1000000000LL
+struct wait {
+  long long idle_end, end, cpu;
+};
+
+/* Nanoseconds of CPU time thread tid of this process has used (Linux:
+   its CPU-time clock, numbered from the id as the kernel defines it); -1
+   when not known. */
+static long long thread_cpu(long tid)
 {
-  long long t = cpucycles_os_ns();
-  if (!*end) *end = t + span;
-  return t >= *end;
+#ifdef __linux__
+  struct timespec ts;
+  if (tid > 0 && clock_gettime((clockid_t)(~(unsigned long)tid << 3 | 6), &ts) == 0)
+    return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+#else
+  (void)tid;
+#endif
+  return -1;
+}
+
+__attribute__((noinline)) static int over(struct wait *w, long tid)
+{
+  long long t = cpucycles_os_ns(), cpu = thread_cpu(tid);
+  if (!w->end) w->end = t + WAIT_MAX_NS;
+  if (!w->idle_end || cpu != w->cpu) w->idle_end = t + WAIT_IDLE_NS;
+  w->cpu = cpu;
+  return t >= w->idle_end || t >= w->end;
 }
 
 static void on_fault(int sig, siginfo_t *info, void *context);
@@ -284,8 +311,8 @@ static void note_disarmed(void *context)
    it in this thread, else to the program's disposition. A signal in
    another thread while an exchange for it is settling (it may be another
    copy's probe, which must reach that copy and not a stale answer) waits
-   for the exchange's answer, in 100 us sleeps (bounded, 100 ms, for a
-   settling thread that is itself stopped waiting on this one). In the
+   for the exchange's answer, in 100 us sleeps (bounded, see struct wait,
+   for a settling thread that is itself stopped waiting on this one). In the
    thread of an exchange made blind, a sent one lands once the exchange
    has returned but maybe before its answer is stored: it is held, as
    one the program blocks would be, and queued again at the guard's end,
@@ -293,7 +320,7 @@ static void note_disarmed(void *context)
 static void on_fault(int sig, siginfo_t *info, void *context)
 {
   static const struct timespec pause = { 0, 100000 };
-  long long end = 0;
+  struct wait w = { 0, 0, 0 };
   int i;
   if (cpucycles_guard_armed && !sent(info)) {
     note_disarmed(context);
@@ -302,7 +329,7 @@ static void on_fault(int sig, siginfo_t *info, void *context)
   for (i = 0; i < NGUARDED; ++i) {
     if (guarded(i) != sig) continue;
     while (!settling_here && __atomic_load_n(&settling, __ATOMIC_ACQUIRE) == i + 1 &&
-           !over(&end, SETTLE_NS))
+           !over(&w, guard_thread))
       nanosleep(&pause, 0);
     if (settling_here == BLIND && sent(info) && __atomic_load_n(&settling, __ATOMIC_ACQUIRE) == i + 1) {
       held_by = LIBC(getpid)();
@@ -413,9 +440,9 @@ static int exchange(int i, const struct sigaction *sa, const struct sigaction *b
    would let it install ours after this copy may be gone (dlclose), a
    handler pointing into unmapped code. Copies stack: each waits only for
    the one above it, which waits for nothing below, so the wait ends
-   with the upper copy's selection. It is bounded all the same (100 ms,
-   in 1 ms sleeps), for an upper copy stopped by a handler that waits on
-   this one's selection. Returns with the handler given back, or left to
+   with the upper copy's selection. It is bounded all the same (1 ms
+   sleeps; struct wait), for an upper copy stopped by a handler that
+   waits on this one's selection. Returns with the handler given back, or left to
    whoever installed one over ours without the mark: the program keeps
    its own.
    sigaction cannot compare and swap, so another copy may install its
@@ -432,14 +459,10 @@ static int exchange(int i, const struct sigaction *sa, const struct sigaction *b
    shows and which is put straight back. SIGILL keeps its look: the
    program's handler there, even for an instant, would let a copy
    waiting for the turn take it over one that is only passing through. */
-/* 100 ms, in 1 ms sleeps: a selection takes tens of microseconds (tens
-   of milliseconds under valgrind), so only a copy that is stopped
-   outlasts it, and a program's first call must not wait long for one. */
-#define HANDOVER_NS 100000000LL
 static const struct timespec ms = { 0, 1000000 };
 static void give_back_one(int i, int wait)
 {
-  long long end = 0;
+  struct wait w = { 0, 0, 0 };
   int polls, look = !wait || i == 0;
   for (polls = 0;; ++polls, look = 1) {
     struct sigaction now, replaced;
@@ -450,7 +473,8 @@ static void give_back_one(int i, int wait)
       if (!marked(&replaced)) return;
       continue;
     }
-    if (!wait || !marked(&now) || (polls && over(&end, HANDOVER_NS))) return;
+    long upper;
+    if (!wait || (upper = mark_of(&now)) < 0 || (polls && over(&w, upper))) return;
     nanosleep(&ms, 0);
   }
 }
@@ -500,7 +524,6 @@ __attribute__((constructor)) static void watch_forks(void)
    without it, sent a signal by somebody in the few microseconds the
    guard is up, sees another thread's interrupted system call restarted
    rather than failing with EINTR. */
-static long guard_thread; /* this_thread() of the guard up now, asked once */
 static CPUCYCLES_THREAD_LOCAL long known_thread; /* cpucycles_guard_thread_known */
 
 void cpucycles_guard_thread_known(long tid)
@@ -542,24 +565,27 @@ static struct sigaction now, sa;
    The holder gives SIGILL back last. A copy whose turn this thread
    interrupted (a first call in a signal handler) cannot finish until
    this one does, so this one nests over it at once, as it does after
-   100 ms for a holder stopped some other way. Returns 0 with SIGILL
+   the wait's bound (struct wait) for a holder stopped some other way. Returns 0 with SIGILL
    (guarded(0)) ours. */
 static int take_turn(void)
 {
-  long long end = 0;
+  struct wait w = { 0, 0, 0 };
   int polls;
   for (polls = 0;; ++polls) {
-    int waited = polls && over(&end, HANDOVER_NS);
+    long holder;
+    int waited;
     if (LIBC(sigaction)(guarded(0), 0, &now) != 0) return -1;
+    holder = ours(&now) ? 0 : mark_of(&now);
+    waited = polls && over(&w, holder);
     if (ours(&now)) {
       /* Put back over ours by a copy that expects us to undo it; after
-         100 ms, kept, nested over what it replaced. */
+         the wait's bound, kept, nested over what it replaced. */
       if (waited) return 0;
       give_back_one(0, 1);
       continue;
     }
-    if (!marked(&now) || marked_here(&now) || waited) {
-      int nest = marked(&now);
+    if (holder < 0 || marked_here(&now) || waited) {
+      int nest = holder >= 0;
       if (exchange(0, &sa, &now) != 0) return -1;
       if (nest || !marked(&saved[0])) return 0;
       give_back_one(0, 1);
