@@ -346,6 +346,16 @@ int main(void)
   plain_median = median(times, TIMED);
   empty_median = median(times + TIMED, TIMED);
   busy_median = median(times + 2 * TIMED, TIMED);
+  /* Under an emulator a first call takes milliseconds and its time
+     varies more than any cost of the guard's: there the looks counted
+     above are the check. */
+  if (plain_median > 2000000) {
+    SKIP("runtimes: the first call's time beside runtime handlers: a plain first call takes %lld us "
+         "here (an emulator?), too slow and too spread to compare (%lld us beside full masks, "
+         "%lld us beside empty ones)", plain_median / 1000, busy_median / 1000, empty_median / 1000);
+    CHECK(bits == 0, "the timed children exited cleanly (bits %#x)", bits);
+    CHECK_DONE();
+  }
   CHECK(bits == 0 && busy_median < 2 * empty_median + 20000000,
         "the first call beside faulting threads under full-mask runtime handlers, "
         "median of %d: %lld us, against %lld us under the same handlers with an empty mask "
