@@ -298,8 +298,8 @@ static stack_t disarmed; /* ss_flags 0: none to set again */
 static void note_disarmed(void *context)
 {
 #ifdef __linux__
-  const stack_t *st = &((ucontext_t *)context)->uc_stack;
-  if (context && ((unsigned)st->ss_flags & AUTODISARM)) disarmed = *st;
+  const stack_t *st = context ? &((ucontext_t *)context)->uc_stack : 0;
+  if (st && ((unsigned)st->ss_flags & AUTODISARM)) disarmed = *st;
 #else
   (void)context;
 #endif
@@ -403,15 +403,6 @@ static long mark_of(const struct sigaction *sa)
 static int marked(const struct sigaction *sa)
 {
   return mark_of(sa) >= 0;
-}
-
-/* A marked handler put up by this very thread: another copy whose
-   selection this thread interrupted (a first call in a signal handler),
-   which cannot go on until this call returns. */
-static int marked_here(const struct sigaction *sa)
-{
-  long tid = this_thread();
-  return TID_BITS && tid > 0 && mark_of(sa) == tid;
 }
 
 /* Installs sa for signal i by an exchange, so that saved[i] ends as
@@ -584,7 +575,10 @@ static int take_turn(void)
       give_back_one(0, 1);
       continue;
     }
-    if (holder < 0 || marked_here(&now) || waited) {
+    /* A holder named as this very thread (guard_thread): another copy
+       whose selection this thread interrupted (a first call in a signal
+       handler), which cannot go on until this call returns. */
+    if (holder < 0 || (holder > 0 && holder == guard_thread) || waited) {
       int nest = holder >= 0;
       if (exchange(0, &sa, &now) != 0) return -1;
       if (nest || !marked(&saved[0])) return 0;
@@ -592,15 +586,6 @@ static int take_turn(void)
     }
     nanosleep(&ms, 0);
   }
-}
-
-/* SIGFPE, SIGBUS or SIGSEGV (i), once this copy holds the turn: only
-   the holder installs these three, so no copy's handler is expected
-   there and the look that take_turn makes for SIGILL is spared (a system
-   call each). */
-static int install(int i)
-{
-  return exchange(i, &sa, 0);
 }
 
 /* Whether the program blocks any of the four (take_pending said so):
@@ -639,8 +624,11 @@ int cpucycles_guard_begin(void)
   guard_thread = TID_BITS && known_thread > 0 ? known_thread : this_thread();
   known_thread = 0;
   make_handler(&sa);
+  /* SIGFPE, SIGBUS and SIGSEGV, once this copy holds the turn: only the
+     holder installs these three, so no copy's handler is expected there
+     and the look that take_turn makes for SIGILL is spared. */
   for (i = take_turn() == 0 ? 1 : 0; i > 0 && i < NGUARDED; ++i)
-    if (install(i) != 0) break;
+    if (exchange(i, &sa, 0) != 0) break;
   if (i < NGUARDED || (mask_changes && LIBC(sigprocmask)(SIG_UNBLOCK, &faults, 0) != 0)) {
     give_back(i, 1);
     guarding_here = 0;
