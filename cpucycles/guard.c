@@ -30,6 +30,7 @@ static sigset_t saved_mask;
 
 sigjmp_buf cpucycles_guard_jump;
 CPUCYCLES_THREAD_LOCAL volatile int cpucycles_guard_armed;
+CPUCYCLES_THREAD_LOCAL volatile int cpucycles_guard_signal;
 
 /* Kernel-made signals (faults) carry a positive si_code; on Linux kill,
    tgkill and sigqueue leave it at or below zero. macOS numbers SI_USER
@@ -260,7 +261,10 @@ static void on_fault(int sig, siginfo_t *info, void *context)
 {
   static const struct timespec pause = { 0, 100000 };
   int i, waits;
-  if (cpucycles_guard_armed && !sent(info)) siglongjmp(cpucycles_guard_jump, 1);
+  if (cpucycles_guard_armed && !sent(info)) {
+    cpucycles_guard_signal = sig;
+    siglongjmp(cpucycles_guard_jump, 1);
+  }
   for (i = 0; i < NGUARDED; ++i) {
     if (guarded(i) != sig) continue;
     for (waits = 0; !settling_here && waits < SETTLE_WAITS &&
