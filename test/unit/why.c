@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "capture.h"
 #include "check.h"
 #include "forkable.h"
@@ -299,6 +300,8 @@ static void cut(void)
 
 /* ---- traced selections of synthetic counters ---- */
 
+/* A page no read may touch (null would be undefined behaviour, which
+   the sanitizers report, before the fault). */
 static volatile int *unmapped;
 static long long step7_value, down_value = 1000000;
 static long long step7_read(void) { return step7_value += 7; }
@@ -313,8 +316,8 @@ static int lacks(struct cpucycles_setup *s)
   s->access = CPUCYCLES_ACCESS_RDPMC_ALL;
   return cpucycles_refuse(s, CPUCYCLES_REFUSED_CPUID, 1, 0, 0);
 }
-/* An illegal instruction where one is at hand, else a read of address
-   0: a fault the kernel raises, which the guard takes (a raise() would be
+/* An illegal instruction where one is at hand, else a read of the
+   inaccessible page: a fault the kernel raises, which the guard takes (a raise() would be
    sent, and passed on to the program). The clobber keeps the store of
    what grants the read before the fault, as a call would. */
 static int faulting_setup(struct cpucycles_setup *s)
@@ -417,7 +420,9 @@ int main(void)
   faults();
   readings_and_rates();
   cut();
-  if (fork_works()) selection();
+  unmapped = mmap(0, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (unmapped == MAP_FAILED) CHECK(0, "an inaccessible page for a faulting read");
+  else if (fork_works()) selection();
   else SKIP("traced selections of synthetic counters: fork() does not work here");
   CHECK_DONE();
 }
