@@ -123,13 +123,16 @@ __attribute__((cold)) static int denied(int e)
    kernel (kernel/events/core.c) refuses an event counting the kernel
    (exclude_kernel 0) above 1, and Debian's, Ubuntu's and Android's
    kernels refuse every event above 2, to a process without CAP_PERFMON or
-   CAP_SYS_ADMIN. The library asks with the kernel left out first; it
-   counts the kernel only where that was refused for another reason (a
-   PMU that cannot leave it out). 0: not a denial. */
+   CAP_SYS_ADMIN. The library asks with the kernel left out first, and
+   then counting it, after any refusal that is not of the event itself.
+   The second answer explains the failure only where the first said the
+   PMU cannot leave the kernel out (EOPNOTSUPP, EINVAL): after EMFILE,
+   say, a user gets EACCES there at paranoid 2 (an arm64 guest did), and
+   the descriptors are what failed. 0: not a denial. */
 __attribute__((cold)) static int paranoid_level(const struct cpucycles_why *w)
 {
   if (denied(w->seen[0])) return 3;
-  if (denied(w->seen[1])) return 2;
+  if ((w->seen[0] == EOPNOTSUPP || w->seen[0] == EINVAL) && denied(w->seen[1])) return 2;
   return 0;
 }
 
