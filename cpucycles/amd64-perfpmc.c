@@ -17,6 +17,7 @@
 /* Whichever counter the page names. */
 #define PERFUSER_ONLY 0
 #define PERFUSER_CONFIG1 0
+#define PERFUSER_ACCESS CPUCYCLES_ACCESS_RDPMC
 
 static unsigned long long perfuser_counter(unsigned int n, void *arg)
 {
@@ -26,8 +27,12 @@ static unsigned long long perfuser_counter(unsigned int n, void *arg)
 
 #include "perfuser.h"
 
-/* Every page (one per core PMU on hybrid x86) allows user-mode reads. */
-static int perfuser_usable(void)
+/* Every page (one per core PMU on hybrid x86) allows user-mode reads;
+   else the first that does not says so. */
+static int perfuser_usable(struct cpucycles_setup *s)
 {
-  return cpucycles_perf_user_read(&own.perf);
+  int i;
+  if (cpucycles_perf_user_read(&own.perf)) return 1;
+  for (i = 0; i + 1 < own.perf.n && own.perf.page[i]->cap_user_rdpmc; ++i) {}
+  return perfuser_page_refused(s, i);
 }

@@ -21,6 +21,7 @@
 /* The page's index of fixed counter 1: its RDPMC number plus one. */
 #define PERFUSER_ONLY (CPUCYCLES_RDPMC_FIXED_CYCLES + 1)
 #define PERFUSER_CONFIG1 0
+#define PERFUSER_ACCESS CPUCYCLES_ACCESS_RDPMC
 
 static unsigned long long perfuser_counter(unsigned int n, void *arg)
 {
@@ -33,7 +34,16 @@ static unsigned long long perfuser_counter(unsigned int n, void *arg)
 
 /* perf opened first: without a PMU it fails at once, and each CPUID of
    the check costs microseconds in a virtual machine. */
-static int perfuser_usable(void)
+static int perfuser_usable(struct cpucycles_setup *s)
 {
-  return own.perf.n == 1 && cpucycles_fixed_cycles_present() && perfuser_page_reads();
+  int version, fixed;
+  if (own.perf.n != 1) {
+    cpucycles_refuse(s, CPUCYCLES_REFUSED_HYBRID, own.perf.n, 0, 0);
+    return 0;
+  }
+  if (!cpucycles_fixed_cycles_present(&version, &fixed)) {
+    cpucycles_refuse(s, CPUCYCLES_REFUSED_CPUID, version, fixed, 0);
+    return 0;
+  }
+  return perfuser_page_reads() || perfuser_page_refused(s, 0);
 }

@@ -23,18 +23,22 @@ static long long pmcff_read(void)
 
 __attribute__((cold)) static int pmcff_setup(struct cpucycles_setup *s)
 {
+  int version, fixed;
+  s->access = CPUCYCLES_ACCESS_RDPMC_ALL;
 #ifdef __linux__
   /* The rdpmc files are attributes of the x86 core PMU, registered only
      when the kernel can count cycles on it: once perf_event has refused
      the generic cycle event as absent (which it does only after every
      PMU refused it, see perf.c), or is not there at all, neither file
      exists, and the two failed lookups cost microseconds. */
-  if (cpucycles_perf_no_hardware()) return -1;
+  version = cpucycles_perf_no_hardware();
+  if (version) return cpucycles_refuse(s, CPUCYCLES_REFUSED_PERF, version, 0, 1);
 #endif
   /* Where the OS says RDPMC would fault, not even the CPUIDs below are
      worth their cost (microseconds each in a virtual machine). */
-  if (cpucycles_os_rdpmc_open() == 0) return -1;
-  if (!cpucycles_fixed_cycles_present()) return -1;
+  if (cpucycles_os_rdpmc_open() == 0) return cpucycles_refuse(s, CPUCYCLES_REFUSED_CLOSED, 2, 0, 0);
+  if (!cpucycles_fixed_cycles_present(&version, &fixed))
+    return cpucycles_refuse(s, CPUCYCLES_REFUSED_CPUID, version, fixed, 0);
   s->kind = CPUCYCLES_CORE;
   return 0;
 }

@@ -3,11 +3,13 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <unistd.h>
 #include "internal.h"
 #include "guard.h"
 #include "os.h"
 #include "prebound.h"
+#include "why.h"
 #include "../include/cpucycles.h"
 
 #ifndef CPUCYCLES_VERSION
@@ -123,6 +125,23 @@ static long long estimate(void)
   return cpucycles_persecond_here();
 }
 
+/* A traced selection, with why each counter that failed did. The records
+   are the trace's alone, so they are allocated here rather than sit in
+   the library's data beside the trials, where they would take the
+   trials off the page loading wrote (doc/speed.md). A trace prints with
+   stdio and is no signal handler's business anyway. Without memory for
+   them the trace goes on without its reasons. */
+static int select_traced(int n, struct cpucycles_persecond_source *ps,
+                         struct cpucycles_trial *trials)
+{
+  struct cpucycles_why *whys = calloc((size_t)n, sizeof *whys);
+  int best;
+  if (!whys) return cpucycles_select_from(cpucycles_options, n, ps, 1, trials);
+  best = cpucycles_select_why(cpucycles_options, n, ps, trials, whys, "");
+  free(whys);
+  return best;
+}
+
 static void select_counter(void)
 {
   /* Not on the stack, which may be a signal handler's 8 KiB: one per
@@ -139,7 +158,8 @@ static void select_counter(void)
   /* A cancellation point inside (open, read, printf) would leave every
      other thread waiting for a selection that never ends. */
   LIBC(pthread_setcancelstate)(PTHREAD_CANCEL_DISABLE, &cancel);
-  best = cpucycles_select_from(cpucycles_options, n, &ps, tracing, trials);
+  best = tracing ? select_traced(n, &ps, trials)
+                 : cpucycles_select_from(cpucycles_options, n, &ps, 0, trials);
   if (best >= 0) {
     const struct cpucycles_trial *t = &trials[best];
     name = cpucycles_options[best].name;

@@ -18,6 +18,7 @@ static long long arm1176_read(void)
 
 __attribute__((cold)) static int arm1176_setup(struct cpucycles_setup *s)
 {
+  s->access = CPUCYCLES_ACCESS_MODULE;
   s->kind = CPUCYCLES_CORE;
   cpucycles_setup_only32(s);
   return 0;

@@ -17,6 +17,7 @@ static long long cortex_read(void)
 
 __attribute__((cold)) static int cortex_setup(struct cpucycles_setup *s)
 {
+  s->access = CPUCYCLES_ACCESS_MODULE;
   s->kind = CPUCYCLES_CORE;
   cpucycles_setup_only32(s);
   return 0;

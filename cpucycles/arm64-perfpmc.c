@@ -28,6 +28,7 @@
 #define PERFUSER_CONFIG1_ELSE USER_ACCESS
 /* The page's index of PMCCNTR_EL0. */
 #define PERFUSER_ONLY 32
+#define PERFUSER_ACCESS CPUCYCLES_ACCESS_EVENT
 
 /* PMCCNTR_EL0 is the only counter read here (PERFUSER_ONLY); the page
    names no other for a 64-bit cycle event. */
@@ -44,7 +45,7 @@ static unsigned long long perfuser_counter(unsigned int n, void *arg)
 
 /* With perf_user_access 0 the event opens but its page names no counter:
    every read would be a system call. */
-static int perfuser_usable(void)
+static int perfuser_usable(struct cpucycles_setup *s)
 {
-  return perfuser_page_reads();
+  return perfuser_page_reads() || perfuser_page_refused(s, 0);
 }

@@ -30,8 +30,10 @@ static long long pmc_read(void)
 
 __attribute__((cold)) static int pmc_setup(struct cpucycles_setup *s)
 {
+  s->access = CPUCYCLES_ACCESS_MODULE;
 #ifdef __linux__
-  if (access("/proc/sys/kernel/perf_user_access", F_OK) == 0) return -1;
+  if (access("/proc/sys/kernel/perf_user_access", F_OK) == 0)
+    return cpucycles_refuse(s, CPUCYCLES_REFUSED_KERNEL, 0, 0, 0);
 #endif
   s->kind = CPUCYCLES_CORE;
   return 0;

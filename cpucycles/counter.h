@@ -46,10 +46,45 @@ enum cpucycles_kind {
 struct cpucycles_scale;
 struct cpucycles_persecond_source;
 struct cpucycles_extension;
+/* 0 with the scale made; nonzero when the rate could not be measured or
+   fits no scale, with *hz the rate measured (0: none), for the trace. */
 typedef int cpucycles_measure_fn(struct cpucycles_scale *scale, long long (*read)(void), int only32,
-                                 struct cpucycles_persecond_source *ps);
+                                 struct cpucycles_persecond_source *ps, long long *hz);
 extern cpucycles_measure_fn cpucycles_scale_measured;
 extern const struct cpucycles_extension cpucycles_extension32;
+
+/* Why a setup refused (returned -1), as it saw it: what a traced first
+   call says of the counter (why.c, doc/why.md). seen[] holds what the
+   refusal names. */
+enum cpucycles_refusal {
+  CPUCYCLES_REFUSED = 0,      /* said nothing */
+  CPUCYCLES_REFUSED_PERF,     /* perf_event_open refused its event: seen[0] the errno of the
+                                 event leaving the kernel out, seen[1] of one counting it too
+                                 (0: not asked), seen[2] 1 when the answer was the kernel's to
+                                 an earlier event, kept (perf.c) */
+  CPUCYCLES_REFUSED_MAP,      /* the event's page did not map: seen[0] the errno */
+  CPUCYCLES_REFUSED_CLOSED,   /* user mode may not read the counter: seen[0] 1 as the event's
+                                 page says (seen[1] its index, seen[2] cap_user_rdpmc), 2 as
+                                 the OS says (x86's rdpmc file) */
+  CPUCYCLES_REFUSED_ELSEWHERE, /* the page names counter seen[0], the file reads seen[1] */
+  CPUCYCLES_REFUSED_HYBRID,   /* events on seen[0] core PMUs, where the file reads one */
+  CPUCYCLES_REFUSED_CPUID,    /* CPUID leaf 0xA: version seen[0], seen[1] fixed counters */
+  CPUCYCLES_REFUSED_CCRES,    /* MIPS: cycles per count reads 0 */
+  CPUCYCLES_REFUSED_KERNEL,   /* the kernel manages user access itself: not for this system */
+  CPUCYCLES_REFUSED_OSCLOCK,  /* the OS clock call failed: seen[0] the errno */
+  CPUCYCLES_REFUSED_NOCLOCK   /* no clock at all */
+};
+
+/* What lets user mode run the counter's read, which says what a fault
+   means and what would enable it. */
+enum cpucycles_access {
+  CPUCYCLES_ACCESS_OPEN = 0,  /* nothing: user mode may run it wherever the CPU has it */
+  CPUCYCLES_ACCESS_MODULE,    /* a kernel module that turns user access on (Linux has no setting) */
+  CPUCYCLES_ACCESS_EVENT,     /* the thread's own perf event, with kernel.perf_user_access 1 */
+  CPUCYCLES_ACCESS_ALL,       /* kernel.perf_user_access 2 (RISC-V, Linux 6.6+) */
+  CPUCYCLES_ACCESS_RDPMC,     /* the thread's own perf event, with /sys/devices/cpu/rdpmc 1 */
+  CPUCYCLES_ACCESS_RDPMC_ALL  /* /sys/devices/cpu/rdpmc 2 */
+};
 
 struct cpucycles_setup {
   enum cpucycles_kind kind;
@@ -61,13 +96,21 @@ struct cpucycles_setup {
   /* For CPUCYCLES_UNKNOWN_RATE: how the selection measures the rate and
      makes the scale (cpucycles_setup_rate fills it). */
   cpucycles_measure_fn *measure;
+  /* What grants user mode the read (enum cpucycles_access), and, when
+     setup refuses, why (enum cpucycles_refusal, cpucycles_refuse). Stores
+     to the stack: an untraced first call pays nothing for them. */
+  unsigned char access;
+  unsigned char refusal;
+  int seen[3];
 };
 
 struct cpucycles_counter {
   long long (*read)(void);
   /* Returns 0 and fills *s (which arrives zeroed: CPUCYCLES_CORE, 64 bits)
-     when the counter may work here, -1 when it cannot. It runs under the
-     signal guard, so it may probe instructions that fault. */
+     when the counter may work here, -1 when it cannot (saying why with
+     cpucycles_refuse where it knows). It runs under the signal guard, so
+     it may probe instructions that fault; it says what grants its read
+     (s->access) before any probe. */
   int (*setup)(struct cpucycles_setup *s);
   /* Gives back descriptors or mappings when the counter is not chosen. */
   void (*release)(void);
@@ -87,6 +130,16 @@ static inline void cpucycles_setup_only32(struct cpucycles_setup *s)
 {
   s->only32 = 1;
   s->extension = &cpucycles_extension32;
+}
+
+/* A setup's refusal with what it saw (enum cpucycles_refusal): -1. */
+static inline int cpucycles_refuse(struct cpucycles_setup *s, int refusal, int a, int b, int c)
+{
+  s->refusal = (unsigned char)refusal;
+  s->seen[0] = a;
+  s->seen[1] = b;
+  s->seen[2] = c;
+  return -1;
 }
 
 #define COUNTER_DEFINE(read, setup, release) \

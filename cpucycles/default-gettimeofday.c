@@ -3,6 +3,7 @@
    Present everywhere, coarse everywhere, and it jumps when the clock is
    set; the selection takes it only when nothing finer works. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <sys/time.h>
 #include "counter.h"
 
@@ -16,7 +17,7 @@ static long long gettimeofday_read(void)
 __attribute__((cold)) static int gettimeofday_setup(struct cpucycles_setup *s)
 {
   struct timeval tv;
-  if (gettimeofday(&tv, 0) != 0) return -1;
+  if (gettimeofday(&tv, 0) != 0) return cpucycles_refuse(s, CPUCYCLES_REFUSED_OSCLOCK, errno, 0, 0);
   s->kind = CPUCYCLES_OSCLOCK;
   s->hz = 1000000;
   return 0;

@@ -4,6 +4,7 @@
    can be nearly as fine as a cycle counter; through a system call, far
    coarser. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <time.h>
 #include "counter.h"
 
@@ -17,7 +18,8 @@ static long long monotonic_read(void)
 __attribute__((cold)) static int monotonic_setup(struct cpucycles_setup *s)
 {
   struct timespec ts;
-  if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) return -1;
+  if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+    return cpucycles_refuse(s, CPUCYCLES_REFUSED_OSCLOCK, errno, 0, 0);
   s->kind = CPUCYCLES_OSCLOCK;
   s->hz = 1000000000;
   return 0;

@@ -25,7 +25,7 @@ static long long perfevent_read(void)
 
 __attribute__((cold)) static int perfevent_setup(struct cpucycles_setup *s)
 {
-  if (cpucycles_perf_own_open(&owner) != 0) return -1;
+  if (cpucycles_perf_own_open(&owner) != 0) return cpucycles_perf_refused(&own.perf, s);
   s->kind = CPUCYCLES_OFFCORE;
   return 0;
 }

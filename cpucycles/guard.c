@@ -30,6 +30,7 @@ static sigset_t saved_mask;
 
 sigjmp_buf cpucycles_guard_jump;
 CPUCYCLES_THREAD_LOCAL volatile int cpucycles_guard_armed;
+CPUCYCLES_THREAD_LOCAL volatile int cpucycles_guard_signal;
 
 /* Kernel-made signals (faults) carry a positive si_code; on Linux kill,
    tgkill and sigqueue leave it at or below zero. macOS numbers SI_USER
@@ -324,6 +325,7 @@ static void on_fault(int sig, siginfo_t *info, void *context)
   int i;
   if (cpucycles_guard_armed && !sent(info)) {
     note_disarmed(context);
+    cpucycles_guard_signal = sig;
     siglongjmp(cpucycles_guard_jump, 1);
   }
   for (i = 0; i < NGUARDED; ++i) {

@@ -29,6 +29,9 @@ void cpucycles_guard_thread_known(long tid);
 void cpucycles_guard_remask(void);
 extern sigjmp_buf cpucycles_guard_jump;
 extern CPUCYCLES_THREAD_LOCAL volatile int cpucycles_guard_armed;
+/* The signal of the fault that last jumped back in this thread, for a
+   traced selection's account of the probe (why.h). */
+extern CPUCYCLES_THREAD_LOCAL volatile int cpucycles_guard_signal;
 
 #pragma GCC visibility pop
 #endif

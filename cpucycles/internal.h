@@ -181,6 +181,13 @@ int cpucycles_select(const struct cpucycles_option *options, int n, long long pe
 int cpucycles_select_from(const struct cpucycles_option *options, int n,
                           struct cpucycles_persecond_source *ps, int trace,
                           struct cpucycles_trial *trials);
+/* Traced, and after the tracesetup lines one line a counter that did not
+   work saying why (why.h), from what its trial saw, in whys (one a
+   counter), the OS's settings read under root. */
+struct cpucycles_why;
+int cpucycles_select_why(const struct cpucycles_option *options, int n,
+                         struct cpucycles_persecond_source *ps, struct cpucycles_trial *trials,
+                         struct cpucycles_why *whys, const char *root);
 
 /* chosen.c: the read that cpucycles points at once selection is done. */
 long long (*cpucycles_chosen(long long (*read)(void), const struct cpucycles_trial *t,

@@ -23,7 +23,7 @@ __attribute__((cold)) static int cc_setup(struct cpucycles_setup *s)
   unsigned long long res;
   __asm__ __volatile__(".set push\n\t.set mips32r2\n\trdhwr %0, $3\n\t.set pop" : "=r"(res));
   resolution = (unsigned int)res;
-  if (resolution == 0) return -1;
+  if (resolution == 0) return cpucycles_refuse(s, CPUCYCLES_REFUSED_CCRES, 0, 0, 0);
   s->kind = CPUCYCLES_CORE;
   cpucycles_setup_only32(s);
   return 0;

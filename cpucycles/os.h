@@ -48,6 +48,13 @@ int cpucycles_os_thread(void);
    the OS cannot tell. */
 int cpucycles_os_thread_alive(int id);
 
+/* What the OS's settings say about the counters, read now under root,
+   for a traced selection's account of a counter that failed (why.h):
+   Linux's perf and user access settings and whether this process holds
+   CAP_PERFMON or CAP_SYS_ADMIN (os-linux-why.c); elsewhere none is known. */
+struct cpucycles_why;
+void cpucycles_os_why(const char *root, struct cpucycles_why *w);
+
 #ifdef __linux__
 /* os-linux.c: the first value line() finds in root/proc/cpuinfo, 0 when
    none (exposed for the tests). */

@@ -27,22 +27,37 @@ static struct cpucycles_perf_kernel machine = { sys_perf_open, "", 0, 0, -1, { 0
 
 int cpucycles_perf_no_hardware(void)
 {
-  return machine.no_hardware || machine.no_perf;
+  return machine.no_perf ? machine.no_perf : machine.no_hardware;
 }
 
-/* An event for this thread; for a hardware event, on the PMU of the given
-   type (0: whichever PMU the generic hardware event lands on). Kernels and
-   hypervisors differ in which exclusions they accept, so every combination
-   is tried, most exclusive first. Remembered in k: the kernel has said
-   there is no hardware cycle event here (ENOENT, ENODEV) or no perf_event
-   at all (ENOSYS). */
-static int open_one(struct cpucycles_perf_kernel *k, unsigned int type, unsigned long long config,
-                    unsigned int pmu, unsigned long long config1)
+int cpucycles_perf_refused(const struct cpucycles_perf *p, struct cpucycles_setup *s)
+{
+  if (p->map_refused) return cpucycles_refuse(s, CPUCYCLES_REFUSED_MAP, p->map_refused, 0, 0);
+  if (!p->refused[0]) return -1;
+  return cpucycles_refuse(s, CPUCYCLES_REFUSED_PERF, p->refused[0], p->refused[1], p->kept);
+}
+
+/* An event for this thread, as p says (type, config, config1); for a
+   hardware event, on the PMU of the given type (0: whichever PMU the
+   generic hardware event lands on). Kernels and hypervisors differ in
+   which exclusions they accept, so every combination is tried, most
+   exclusive first. Remembered in k: the kernel has said there is no
+   hardware cycle event here (ENOENT, ENODEV) or no perf_event at all
+   (ENOSYS). What the kernel said goes to p (refused, kept): stores, the
+   first call's only cost for the trace's account of a refusal. */
+static int open_one(struct cpucycles_perf_kernel *k, struct cpucycles_perf *p, unsigned int pmu)
 {
   struct perfabi_attr attr;
+  unsigned int type = p->type;
   int kernel, hv;
 
-  if (k->no_perf || (type == PERFABI_TYPE_HARDWARE && k->no_hardware)) return -1;
+  p->refused[0] = p->refused[1] = 0;
+  p->kept = p->map_refused = 0;
+  if (k->no_perf || (type == PERFABI_TYPE_HARDWARE && k->no_hardware)) {
+    p->refused[0] = k->no_perf ? k->no_perf : k->no_hardware;
+    p->kept = 1;
+    return -1;
+  }
 
   for (kernel = 1; kernel >= 0; --kernel)
     for (hv = 1; hv >= 0; --hv) {
@@ -51,8 +66,8 @@ static int open_one(struct cpucycles_perf_kernel *k, unsigned int type, unsigned
       memset(&attr, 0, sizeof attr);
       attr.type = type;
       attr.size = sizeof attr;
-      attr.config = config | (unsigned long long)pmu << PERFABI_PMU_TYPE_SHIFT;
-      attr.config1 = config1;
+      attr.config = p->config | (unsigned long long)pmu << PERFABI_PMU_TYPE_SHIFT;
+      attr.config1 = p->config1;
       /* A flexible event is taken off its counter whenever more events
          want counters than there are (multiplexing), and a counter read
          in user mode then stops or belongs to another event. A pinned one
@@ -68,8 +83,10 @@ static int open_one(struct cpucycles_perf_kernel *k, unsigned int type, unsigned
          changes that, and three more refused calls per counter were ~10 us
          of a first call in a VM without a PMU. */
       error = CPUCYCLES_ERRNO;
-      if (error == ENOSYS) k->no_perf = 1;
-      if ((error == ENOENT || error == ENODEV) && type == PERFABI_TYPE_HARDWARE) k->no_hardware = 1;
+      p->refused[!kernel] = error;
+      if (error == ENOSYS) k->no_perf = error;
+      if ((error == ENOENT || error == ENODEV) && type == PERFABI_TYPE_HARDWARE)
+        k->no_hardware = error;
       if (error == ENOENT || error == ENODEV || error == ENOSYS) return -1;
     }
   return -1;
@@ -163,7 +180,7 @@ static int open_events(struct cpucycles_perf_kernel *k, struct cpucycles_perf *p
   p->n = 0;
   if (p->type == PERFABI_TYPE_HARDWARE) {
     if (k->ncore < 0) {
-      generic = open_one(k, p->type, p->config, 0, p->config1);
+      generic = open_one(k, p, 0);
       if (generic < 0 && (k->no_hardware || k->no_perf)) return -1;
       k->ncore = cpucycles_perf_core_types(k->root, k->core);
       if (k->ncore > 0 && generic >= 0) {
@@ -178,15 +195,17 @@ static int open_events(struct cpucycles_perf_kernel *k, struct cpucycles_perf *p
   for (i = 0; i < (n ? n : 1); ++i) {
     void *page;
     /* the generic event, kept only where it is the one event (n == 0) */
-    p->fd[i] = generic >= 0 ? generic
-                            : open_one(k, p->type, p->config, n ? k->core[i] : 0, p->config1);
+    p->fd[i] = generic >= 0 ? generic : open_one(k, p, n ? k->core[i] : 0);
     generic = -1;
     p->page[i] = 0;
     p->n = i + 1;
     if (p->fd[i] < 0) goto fail;
     if (!(p->flags & CPUCYCLES_PERF_MAP)) continue;
     page = mmap(0, page_size(), PROT_READ, MAP_SHARED, p->fd[i], 0);
-    if (page == MAP_FAILED) goto fail;
+    if (page == MAP_FAILED) {
+      p->map_refused = CPUCYCLES_ERRNO;
+      goto fail;
+    }
     p->page[i] = page;
   }
   return 0;

@@ -35,6 +35,12 @@ struct cpucycles_perf {
   unsigned int type;                      /* as opened */
   unsigned long long config, config1;
   int flags;
+  /* Why the last open failed, for the setup's refusal (counter.h's
+     CPUCYCLES_REFUSED_PERF and _MAP): perf_event_open's errno for the
+     event leaving the kernel out and for one counting it (0: not asked),
+     whether that was the kernel's answer to an earlier event, kept (then
+     the kernel was not asked), and mmap's errno. */
+  int refused[2], kept, map_refused;
 };
 
 /* Every mapped page says user-mode reads of its counter are allowed. */
@@ -93,7 +99,7 @@ struct cpucycles_perf_kernel {
   long (*open)(struct perfabi_attr *attr); /* perf_event_open: this thread, any CPU;
                                               a descriptor, or -1 with errno */
   const char *root;                        /* prefix of the sysfs paths */
-  int no_hardware, no_perf;                /* refused as absent: kept */
+  int no_hardware, no_perf;                /* refused as absent: the errno, kept */
   int ncore;                               /* core PMUs found; -1: not looked up yet */
   unsigned int core[CPUCYCLES_PERF_MAX];   /* their types */
 };
@@ -104,8 +110,13 @@ int cpucycles_perf_open_with(struct cpucycles_perf_kernel *k, struct cpucycles_p
 
 /* Whether this process's perf_event has refused a hardware cycle event as
    absent (no PMU driver, or no perf_event at all): then no core PMU is
-   registered, and so neither is its rdpmc file (amd64-pmcff). */
+   registered, and so neither is its rdpmc file (amd64-pmcff). The
+   kernel's errno (ENOENT, ENODEV, ENOSYS), or 0. */
 int cpucycles_perf_no_hardware(void);
+
+/* A setup's refusal (counter.h) saying why p's events did not open: -1. */
+struct cpucycles_setup;
+int cpucycles_perf_refused(const struct cpucycles_perf *p, struct cpucycles_setup *s);
 
 /* The PMU types of the core PMUs of a hybrid machine, from
    root/sys/bus/event_source/devices/{cpu_core,cpu_atom}/type; returns how

@@ -14,6 +14,7 @@
 #include "rdcycle.h"
 
 #define PERFUSER_CONFIG1 0
+#define PERFUSER_ACCESS CPUCYCLES_ACCESS_EVENT
 
 #if __riscv_xlen == 64
 /* Any counter CSR the page names: the kernel puts a cycle event on the
@@ -59,7 +60,8 @@ static unsigned long long perfuser_counter(unsigned int n, void *arg)
 
 /* A page that names no counter this file reads (user access off, or on 32
    bits an event off the cycle CSR) would make every read a system call. */
-static int perfuser_usable(void)
+static int perfuser_usable(struct cpucycles_setup *s)
 {
-  return own.perf.n == 1 && READABLE(own.perf.page[0]->index) && perfuser_page_reads();
+  return (own.perf.n == 1 && READABLE(own.perf.page[0]->index) && perfuser_page_reads()) ||
+         perfuser_page_refused(s, 0);
 }

@@ -16,9 +16,12 @@
  *   PERFUSER_CONFIG1_ELSE, tried when the kernel refuses the first;
  * - perfuser_counter(n, arg): reads hardware counter n (the page's index
  *   minus 1), the file's instruction;
- * - perfuser_usable(): after its events opened, whether it can count the
- *   way the file reads (defined after the include; perfuser_page_reads()
- *   and the thread's state `own` are there for it).
+ * - PERFUSER_ACCESS: what grants user mode its read (counter.h's enum
+ *   cpucycles_access);
+ * - perfuser_usable(s): after its events opened, whether it can count the
+ *   way the file reads, saying why not in s (defined after the include;
+ *   perfuser_page_reads(), perfuser_page_refused() and the thread's state
+ *   `own` are there for it).
  */
 #ifndef CPUCYCLES_PERFUSER_H
 #define CPUCYCLES_PERFUSER_H
@@ -29,7 +32,7 @@
 #pragma GCC visibility push(hidden) /* see internal.h */
 
 static unsigned long long perfuser_counter(unsigned int n, void *arg);
-static int perfuser_usable(void);
+static int perfuser_usable(struct cpucycles_setup *s);
 
 static CPUCYCLES_THREAD_LOCAL struct cpucycles_perf_own own;
 static struct cpucycles_perf_own *perfuser_mine(void) { return &own; }
@@ -46,6 +49,18 @@ static inline int perfuser_page_reads(void)
   long long c;
   return own.perf.n == 1 &&
          cpucycles_perfpage_count_at(own.perf.page[0], PERFUSER_ONLY, perfuser_counter, 0, &c);
+}
+
+/* Why event i's page does not let the file read: it names no counter
+   user mode may read, or another counter than the file's. Returns 0, for
+   perfuser_usable. */
+static int perfuser_page_refused(struct cpucycles_setup *s, int i)
+{
+  volatile struct perfabi_page *page = own.perf.page[i];
+  if (!page->index || !page->cap_user_rdpmc)
+    cpucycles_refuse(s, CPUCYCLES_REFUSED_CLOSED, 1, (int)page->index, (int)page->cap_user_rdpmc);
+  else cpucycles_refuse(s, CPUCYCLES_REFUSED_ELSEWHERE, (int)page->index, PERFUSER_ONLY, 0);
+  return 0;
 }
 
 static long long perfuser_read(void)
@@ -72,8 +87,9 @@ static int perfuser_open(void)
 
 __attribute__((cold)) static int perfuser_setup(struct cpucycles_setup *s)
 {
-  if (perfuser_open() != 0) return -1;
-  if (!perfuser_usable()) {
+  s->access = PERFUSER_ACCESS;
+  if (perfuser_open() != 0) return cpucycles_perf_refused(&own.perf, s);
+  if (!perfuser_usable(s)) {
     cpucycles_perf_own_close(&owner);
     return -1;
   }

@@ -59,8 +59,8 @@ long long cpucycles_measure_rate(long long (*read)(void), int only32)
    measured rate, snapped to a ratio clocks really have. The estimate is
    asked only once the clock has a rate. */
 int cpucycles_scale_measured(struct cpucycles_scale *scale, long long (*read)(void), int only32,
-                             struct cpucycles_persecond_source *ps)
+                             struct cpucycles_persecond_source *ps, long long *hz)
 {
-  long long hz = cpucycles_measure_rate(read, only32);
-  return hz <= 0 || cpucycles_scale_snap(scale, (double)cpucycles_persecond_of(ps) / (double)hz);
+  *hz = cpucycles_measure_rate(read, only32);
+  return *hz <= 0 || cpucycles_scale_snap(scale, (double)cpucycles_persecond_of(ps) / (double)*hz);
 }

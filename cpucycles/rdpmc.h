@@ -22,15 +22,20 @@ static inline unsigned long long cpucycles_rdpmc(unsigned int counter)
 /* CPUID leaf 0xA: architectural performance monitoring version 2 or later
    has fixed-function counters; counter 1 exists when EDX[4:0] counts more
    than one of them or, from version 5, ECX bit 1 says so. Other vendors
-   report version 0, and their RDPMC would fault on this ecx. */
-static inline int cpucycles_fixed_cycles_present(void)
+   report version 0, and their RDPMC would fault on this ecx. What the
+   leaf said goes to *version and *fixed (0 without the leaf), for a
+   refusal's account of it. */
+static inline int cpucycles_fixed_cycles_present(int *version, int *fixed)
 {
   unsigned int eax, ebx, ecx, edx;
+  *version = *fixed = 0;
   if (__get_cpuid_max(0, 0) < 0xa) return 0;
   __cpuid_count(0xa, 0, eax, ebx, ecx, edx);
   (void)ebx;
-  if ((eax & 0xff) < 2) return 0;
-  return (edx & 0x1f) > 1 || (ecx & 2) != 0;
+  *version = (int)(eax & 0xff);
+  *fixed = (int)(edx & 0x1f);
+  if (*version < 2) return 0;
+  return *fixed > 1 || (ecx & 2) != 0;
 }
 
 #endif

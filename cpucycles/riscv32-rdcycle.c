@@ -17,6 +17,7 @@ static long long rdcycle32_read(void)
 
 __attribute__((cold)) static int rdcycle32_setup(struct cpucycles_setup *s)
 {
+  s->access = CPUCYCLES_ACCESS_ALL;
   s->kind = CPUCYCLES_CORE;
   return 0;
 }

@@ -15,6 +15,7 @@ static long long rdcycle_read(void)
 
 __attribute__((cold)) static int rdcycle_setup(struct cpucycles_setup *s)
 {
+  s->access = CPUCYCLES_ACCESS_ALL;
   s->kind = CPUCYCLES_CORE;
   return 0;
 }

@@ -6,6 +6,8 @@
 #include <string.h>
 #include "internal.h"
 #include "guard.h"
+#include "os.h"
+#include "why.h"
 
 #define CALLS 1000
 #define TRIES 10
@@ -31,9 +33,10 @@ static long long reading(long long (*read)(void), const struct cpucycles_extensi
    step, the re-verification of a winner only needs to see it move.
    Differences are taken as the readings arrive rather than from an array
    of them: 8 KB less stack is one or two page faults less in a first
-   call, and a run that decreases is failed at once. */
+   call, and a run that decreases is failed at once. A traced selection
+   (w) keeps how the runs failed. */
 static long long smallest_step(long long (*read)(void), const struct cpucycles_trial *t,
-                               long long tickrate, int enough)
+                               long long tickrate, int enough, struct cpucycles_why *w)
 {
   struct cpucycles_extend32 e;
   /* the extension a 32-bit counter's setup named (counter.h) */
@@ -45,7 +48,7 @@ static long long smallest_step(long long (*read)(void), const struct cpucycles_t
     long long step = 0, previous, now, d;
     int ok = 1;
     if (x) x->start(&e, read);
-    previous = reading(read, x, &e, tickrate);
+    now = previous = reading(read, x, &e, tickrate);
     for (i = 1; i < CALLS && !(i >= enough && step > 0); ++i) {
       now = reading(read, x, &e, tickrate);
       d = now - previous;
@@ -57,6 +60,16 @@ static long long smallest_step(long long (*read)(void), const struct cpucycles_t
       previous = now;
     }
     if (ok && step > 0) return step;
+    if (w) {
+      w->stage = CPUCYCLES_WHY_READINGS;
+      if (!ok) ++w->decreased;
+      else ++w->frozen;
+      /* a decrease's two readings, else the value a run stood at */
+      if (!ok || !w->decreased) {
+        w->reading[0] = previous;
+        w->reading[1] = now;
+      }
+    }
   }
   return 0;
 }
@@ -101,23 +114,56 @@ static int replaces_best(long long precision, long long best)
   return precision < best - margin;
 }
 
+/* A traced selection's record of a refusal, a fault or a rate (why.h),
+   from what the trial saw. */
+__attribute__((cold)) static void why_setup(struct cpucycles_why *w, int stage,
+                                           const struct cpucycles_setup *s)
+{
+  w->stage = (unsigned char)stage;
+  w->refusal = s->refusal;
+  w->access = s->access;
+  memcpy(w->seen, s->seen, sizeof w->seen);
+}
+
+__attribute__((cold)) static void why_fault(struct cpucycles_why *w,
+                                           const struct cpucycles_setup *s, int in_setup)
+{
+  why_setup(w, CPUCYCLES_WHY_FAULT, s);
+  w->signal = (unsigned char)cpucycles_guard_signal;
+  w->in_setup = (unsigned char)in_setup;
+}
+
+__attribute__((cold)) static void why_rate(struct cpucycles_why *w, long long hz, int stated,
+                                          struct cpucycles_persecond_source *ps)
+{
+  w->stage = CPUCYCLES_WHY_RATE;
+  w->stated = (unsigned char)stated;
+  w->reading[0] = hz;
+  w->reading[1] = hz > 0 ? cpucycles_persecond_of(ps) : 0;
+}
+
 /* Everything after the guard point may fault: setup may probe a privileged
    instruction and every read may trap. A fault lands back here with the
    trial marked as failed. t arrives zeroed. A counter that could not
    replace beat (the best so far; 0: none) even at the smallest precision
    its kind allows, one cycle plus its penalty, cannot win: it is set up,
-   to learn its kind, but not measured, and marked unmeasured. */
+   to learn its kind, but not measured, and marked unmeasured. A traced
+   selection gives w, zeroed, for what made the counter fail. s, for the
+   setup, is the caller's: a local of this function that setup changed
+   before a fault jumped back would be indeterminate after the jump (C99
+   7.13.2.1; clang reads it as the memset left it), and a traced fault's
+   account needs what setup wrote there. */
 static void trial(const struct cpucycles_counter *c, struct cpucycles_persecond_source *ps,
-                  long long beat_given, struct cpucycles_trial *t)
+                  long long beat_given, struct cpucycles_trial *t, struct cpucycles_why *w,
+                  struct cpucycles_setup *s)
 {
-  struct cpucycles_setup s;
-  long long step;
+  long long step, hz = 0;
   /* In memory, not a register: gcc for 32-bit PA-RISC warns that a
      register-held long long parameter may be clobbered by the jump back
      (-Wclobbered), though no path reads it after one. */
   volatile long long beat = beat_given;
 
-  memset(&s, 0, sizeof s);
+  memset(s, 0, sizeof *s);
   /* Saving the mask here would cost a system call per counter; after a
      fault, whose handler may have run with more signals blocked than the
      probe had, the guard puts back the mask it set for the selection. */
@@ -125,44 +171,53 @@ static void trial(const struct cpucycles_counter *c, struct cpucycles_persecond_
     cpucycles_guard_armed = 0;
     cpucycles_guard_remask();
     t->precision = 0;
+    if (w) why_fault(w, s, !t->setup_done);
     return;
   }
   cpucycles_guard_armed = 1;
-  if (c->setup(&s) != 0) goto done;
+  if (c->setup(s) != 0) {
+    if (w) why_setup(w, CPUCYCLES_WHY_REFUSED, s);
+    goto done;
+  }
   t->setup_done = 1;
-  t->kind = (int)s.kind;
-  t->only32 = s.only32 != 0;
-  t->extension = s.extension;
-  if (beat > 0 && !replaces_best(1 + penalty(s.kind), beat)) {
+  t->kind = (int)s->kind;
+  t->only32 = s->only32 != 0;
+  t->extension = s->extension;
+  if (beat > 0 && !replaces_best(1 + penalty(s->kind), beat)) {
     t->unmeasured = 1;
     goto done;
   }
 
-  switch (s.kind) {
+  switch (s->kind) {
   case CPUCYCLES_CORE:
   case CPUCYCLES_OFFCORE:
     t->scale.whole = 1;
     break;
   case CPUCYCLES_RATE:
   case CPUCYCLES_OSCLOCK:
-    if (s.hz <= 0 ||
-        cpucycles_scale_from_ratio(&t->scale, (double)cpucycles_persecond_of(ps) / (double)s.hz))
+    if (s->hz <= 0 ||
+        cpucycles_scale_from_ratio(&t->scale, (double)cpucycles_persecond_of(ps) / (double)s->hz)) {
+      if (w) why_rate(w, s->hz, 1, ps);
       goto done;
+    }
     break;
   case CPUCYCLES_UNKNOWN_RATE:
     /* through what setup named (counter.h), linked only where some does */
-    if (!s.measure || s.measure(&t->scale, c->read, t->only32, ps)) goto done;
+    if (!s->measure || s->measure(&t->scale, c->read, t->only32, ps, &hz)) {
+      if (w) why_rate(w, hz, 0, ps);
+      goto done;
+    }
     break;
   default:
     goto done;
   }
   t->scaled = !(t->scale.whole == 1 && t->scale.frac == 0);
 
-  step = smallest_step(c->read, t, tickrate_of(t, ps), CALLS);
+  step = smallest_step(c->read, t, tickrate_of(t, ps), CALLS, w);
   if (step > 0) {
     long long cycles = cpucycles_scale_apply(&t->scale, step);
     if (cycles < 1) cycles = 1;
-    t->precision = cycles + penalty(s.kind);
+    t->precision = cycles + penalty(s->kind);
   }
 done:
   cpucycles_guard_armed = 0;
@@ -173,29 +228,42 @@ done:
    counter that passed only thanks to another's setup (an open perf event
    granting an instruction) fails here. It must describe itself as in its
    trial, whose scale is kept. Returns 1 with the counter set up, or 0
-   with nothing held. */
+   with nothing held. A traced selection gives w, for why it failed here;
+   s is the caller's, as for trial. */
 static int confirm(const struct cpucycles_counter *c, const struct cpucycles_trial *t,
-                   struct cpucycles_persecond_source *ps)
+                   struct cpucycles_persecond_source *ps, struct cpucycles_why *w,
+                   struct cpucycles_setup *s)
 {
-  struct cpucycles_setup s;
   /* volatile: read after a jump back from the handler */
   volatile int held = 0;
 
-  memset(&s, 0, sizeof s);
+  memset(s, 0, sizeof *s);
+  if (w) {
+    memset(w, 0, sizeof *w);
+    w->confirming = t->precision;
+  }
   if (sigsetjmp(cpucycles_guard_jump, 0)) {
     cpucycles_guard_armed = 0;
     cpucycles_guard_remask();
+    if (w) why_fault(w, s, !held);
     if (held && c->release) c->release();
     return 0;
   }
   cpucycles_guard_armed = 1;
-  if (c->setup(&s) == 0) {
+  if (c->setup(s) == 0) {
     held = 1;
-    if ((int)s.kind == t->kind && (s.only32 != 0) == t->only32 && s.extension == t->extension &&
-        smallest_step(c->read, t, tickrate_of(t, ps), VERIFY_CALLS) > 0) {
+    if ((int)s->kind != t->kind || (s->only32 != 0) != t->only32 || s->extension != t->extension) {
+      if (w) {
+        w->stage = CPUCYCLES_WHY_KIND;
+        w->seen[0] = t->kind;
+        w->seen[1] = (int)s->kind;
+      }
+    } else if (smallest_step(c->read, t, tickrate_of(t, ps), VERIFY_CALLS, w) > 0) {
       cpucycles_guard_armed = 0;
       return 1;
     }
+  } else if (w) {
+    why_setup(w, CPUCYCLES_WHY_REFUSED, s);
   }
   cpucycles_guard_armed = 0;
   if (held && c->release) c->release();
@@ -221,11 +289,15 @@ int cpucycles_select(const struct cpucycles_option *options, int n, long long pe
 }
 
 /* Tries counter i alone: whatever its setup took is given back before the
-   next counter is tried, so no trial passes on another's resources. */
+   next counter is tried, so no trial passes on another's resources. A
+   traced selection keeps in w why it failed. */
 static void try_alone(const struct cpucycles_option *o, struct cpucycles_persecond_source *ps,
-                      long long beat, int guarded, struct cpucycles_trial *t)
+                      long long beat, int guarded, struct cpucycles_trial *t,
+                      struct cpucycles_why *w)
 {
+  struct cpucycles_setup s;
   memset(t, 0, sizeof *t);
+  if (w) memset(w, 0, sizeof *w);
   /* Its kind, from the table, already says it cannot win: no setup, so
      nothing of it runs (no file, no system call, no libc function). Only
      a penalty says so: a core counter's 0 is also what a table that does
@@ -236,15 +308,19 @@ static void try_alone(const struct cpucycles_option *o, struct cpucycles_perseco
   }
   /* Without a guard a faulting probe would kill the caller: only the
      counters that cannot fault (the OS clocks) are worth the risk then. */
-  if (guarded || strncmp(o->name, "default-", 8) == 0) trial(o->counter, ps, beat, t);
+  if (guarded || strncmp(o->name, "default-", 8) == 0) trial(o->counter, ps, beat, t, w, &s);
+  else if (w) w->stage = CPUCYCLES_WHY_UNGUARDED;
   if (t->precision == 0) memset(&t->scale, 0, sizeof t->scale);
   if (t->setup_done && o->counter->release) o->counter->release();
 }
 
-int cpucycles_select_from(const struct cpucycles_option *options, int n,
-                          struct cpucycles_persecond_source *ps, int trace,
-                          struct cpucycles_trial *trials)
+/* whys: one record a counter when traced with reasons (null otherwise),
+   root the prefix of the files the OS's settings are read from. */
+static int select_all(const struct cpucycles_option *options, int n,
+                      struct cpucycles_persecond_source *ps, int trace,
+                      struct cpucycles_trial *trials, struct cpucycles_why *whys, const char *root)
 {
+  struct cpucycles_setup s; /* the confirmation's */
   int i, best = -1;
   int guarded = cpucycles_guard_begin() == 0;
 
@@ -254,7 +330,9 @@ int cpucycles_select_from(const struct cpucycles_option *options, int n,
        the choice as it would be and spares a first call the 1000-call
        tests of OS clocks that a cycle counter has already beaten. */
     long long beat = trace || best < 0 ? 0 : trials[best].precision;
-    try_alone(&options[i], ps, beat, guarded, &trials[i]);
+    try_alone(&options[i], ps, beat, guarded, &trials[i], whys ? &whys[i] : 0);
+    /* what the settings say at the moment it failed */
+    if (whys && !trials[i].precision) cpucycles_os_why(root, &whys[i]);
     if (replaces_best(trials[i].precision, best < 0 ? 0 : trials[best].precision)) best = i;
   }
 
@@ -262,24 +340,44 @@ int cpucycles_select_from(const struct cpucycles_option *options, int n,
      precision 0, and the next best is taken the same way. The counters
      left unmeasured because the failed one beat them may be next, so
      they are measured first. */
-  while (best >= 0 && !confirm(options[best].counter, &trials[best], ps)) {
+  while (best >= 0 &&
+         !confirm(options[best].counter, &trials[best], ps, whys ? &whys[best] : 0, &s)) {
     trials[best].precision = 0;
     memset(&trials[best].scale, 0, sizeof trials[best].scale);
+    if (whys) cpucycles_os_why(root, &whys[best]);
     for (i = 0; i < n; ++i)
-      if (trials[i].unmeasured) try_alone(&options[i], ps, 0, guarded, &trials[i]);
+      if (trials[i].unmeasured) try_alone(&options[i], ps, 0, guarded, &trials[i], 0);
     best = choose(trials, n);
   }
   if (guarded) cpucycles_guard_end();
 
   /* Printed once the choice is final, so that the implementation is
-     always the one the rule picks from the traced precisions. */
+     always the one the rule picks from the traced precisions. Then why
+     each that did not work failed, after the upstream lines, which
+     scripts parse. */
   if (trace) {
     for (i = 0; i < n; ++i)
       printf("cpucycles tracesetup %d %s precision %lld scaling %f only32 %d\n", i,
              options[i].name, trials[i].precision,
              trials[i].precision ? cpucycles_scale_value(&trials[i].scale) : 0.0,
              trials[i].precision ? trials[i].only32 : 0);
+    for (i = 0; whys && i < n; ++i)
+      if (!trials[i].precision) cpucycles_why_print(options[i].name, &whys[i]);
     fflush(NULL); /* stdout, without a symbol bound at load for it */
   }
   return best;
+}
+
+int cpucycles_select_from(const struct cpucycles_option *options, int n,
+                          struct cpucycles_persecond_source *ps, int trace,
+                          struct cpucycles_trial *trials)
+{
+  return select_all(options, n, ps, trace, trials, 0, "");
+}
+
+int cpucycles_select_why(const struct cpucycles_option *options, int n,
+                         struct cpucycles_persecond_source *ps, struct cpucycles_trial *trials,
+                         struct cpucycles_why *whys, const char *root)
+{
+  return select_all(options, n, ps, 1, trials, whys, root);
 }

@@ -13,7 +13,7 @@ PKG = package
 DEPFLAGS = $(if $(filter no,$(DEPENDENCY_TRACKING)),,-MMD -MP)
 
 CORE = api select rate scale extend32 anchor guard osclock parse cpuinfo persecond readfile chosen chosen32 \
-       prebound \
+       prebound why \
        tscrate \
        $(OS_CORE)
 CORE_OBJ = $(CORE:%=obj/%.o) obj/options.o

@@ -13,6 +13,7 @@ LINUX_ONLY += disturb    # perf_event cycle events opened to disturb the chosen 
 LINUX_ONLY += perfabi    # perf_event and futex declarations compared with the Linux kernel headers
 LINUX_ONLY += open       # cpucycles-open, which changes Linux kernel settings
 LINUX_ONLY += hostile    # seccomp filters and mount namespaces
+LINUX_ONLY += whyperf    # perf_event_open refused by seccomp filters, capabilities, rlimits, PR_SET_TSC
 LINUX_ONLY += pending    # taking a pending signal out and queueing it back (rt_sigtimedwait, rt_tgsigqueueinfo)
 LINUX_ONLY += sentfault  # SI_TKILL and queueing a held signal back with its siginfo
 LINUX_ONLY += settling   # tgkill, SI_TKILL and queueing a held signal back with its siginfo

@@ -2,9 +2,10 @@
 """info.py: cpucycles-info's output, against its documented format.
 
 Line by line: the version, one tracesetup line a compiled counter (in the
-documented order), the estimate, the implementation (the one the stable-
-choice rule of doc/selection.md picks among the traced precisions), the
-median line, the observed loops, then the notes: the counter's kind (from
+documented order), one why line a counter that did not work (precision 0,
+in the same order) with a code doc/why.md lists and its evidence, the
+estimate, the implementation (the one the stable-choice rule of
+doc/selection.md picks among the traced precisions), the median line, the observed loops, then the notes: the counter's kind (from
 cpucycles/options), the estimate against the longest observed loop,
 migration, and what to do; then the trust and crosscore lines, against
 this machine read apart (test/trustlines.py, doc/trust.md). Runs
@@ -52,8 +53,21 @@ def check(t):
                  % (k, re.escape(name)), 'tracesetup of %s' % name)
         if m:
             precisions[name] = int(m.group(1))
+    codes = why_codes(t.src)
+    for name in counters:
+        if precisions.get(name) == 0:
+            m = take(r'cpucycles why %s (\S+) (.+)' % re.escape(name), 'why %s did not work' % name)
+            if m:
+                result(m.group(1) in codes, 'why %s: code %s is one doc/why.md lists'
+                       % (name, m.group(1)))
+                evidence = EVIDENCE.get(m.group(1).split('-')[0])
+                if evidence:
+                    result(re.search(evidence[0], m.group(2)) is not None,
+                           'why %s: %s gives %s (%r)' % (name, m.group(1), evidence[1], m.group(2)))
     m = take(r'cpucycles persecond (\d+)', 'persecond')
+    persecond = int(m.group(1)) if m else 0
     m = take(r'cpucycles implementation (\S+)', 'implementation')
+    impl = m.group(1) if m else ''
     if m and precisions:
         working = {n: p for n, p in precisions.items() if p > 0}
         best = 'default-zero'
@@ -65,8 +79,6 @@ def check(t):
     m = take(r'cpucycles median (-?\d+) ((?:[+-]\d+){64})', 'median with 64 differences')
     if m:
         result(len(re.findall(r'[+-]\d+', m.group(2))) == 64, 'median line has 64 differences')
-    persecond = int(lines[1 + len(counters)].split()[-1]) if len(lines) > 1 + len(counters) else 0
-    impl = lines[2 + len(counters)].split()[-1] if len(lines) > 2 + len(counters) else ''
     observed = 0
     longest = None
     while i < len(lines) and lines[i].startswith('cpucycles observed '):
@@ -102,6 +114,24 @@ def check(t):
 
     kinds = {c.name: c.kind for c in t.tables.counters(t.src)}
     trustlines.check_lines(t, trust, crosscore, impl, kinds.get(impl, 'unknown'), rerun)
+
+
+# What a why line of each family of codes must quote: the kernel's errno
+# for a perf event or its page, by name and number; the signal, by name
+# and number.
+EVIDENCE = {
+    'perf': (r'(perf_event_open|mmap of its page) said E[A-Z0-9]+ \(errno \d+\)',
+             "the kernel's errno"),
+    'fault': (r'raised SIG[A-Z]+ \(signal \d+\)', 'the signal'),
+}
+
+
+def why_codes(src):
+    """The codes doc/why.md lists, from its headings under "The codes"
+    (a heading may name several, comma-separated)."""
+    with open(os.path.join(src, 'doc', 'why.md')) as f:
+        text = f.read()
+    return {c.strip() for h in re.findall(r'^### (.+)$', text, re.M) for c in h.split(',')}
 
 
 # What cpucycles-info says of each kind of counter (the kinds of

@@ -25,15 +25,9 @@
 #include "forkable.h"
 #include "fds.h"
 
-/* The seccomp filters need the kernel's headers, which a C library need
-   not ship (musl-gcc sees none): without them those cases are skipped. */
-#if defined(__has_include)
-#if __has_include(<linux/seccomp.h>) && __has_include(<linux/filter.h>)
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#define HAVE_SECCOMP_HEADERS 1
-#endif
-#endif
+/* The seccomp filters need the kernel's headers: without them those
+   cases are skipped (deny.h). */
+#include "deny.h"
 
 #define DEFAULT 2399987654LL
 
@@ -123,28 +117,11 @@ struct denial {
   int err;
 };
 
-/* Installs a filter failing the listed system calls with d->err, then
-   checks it took: an emulator may refuse or not apply it. */
+/* Installs a filter failing the listed system calls with d->err. */
 static int deny(const void *arg)
 {
   const struct denial *d = arg;
-  struct sock_filter f[8];
-  struct sock_fprog prog;
-  int n = 0, i;
-
-  f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
-  for (i = 0; i < d->nnrs; ++i)
-    f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)d->nrs[i],
-                                          (unsigned char)(d->nnrs - i), 0);
-  f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
-  f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (unsigned)d->err);
-  prog.len = (unsigned short)n;
-  prog.filter = f;
-  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
-  if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0) return -1;
-  errno = 0;
-  if (syscall(d->nrs[0], 0, 0, 0, 0, 0) != -1 || errno != d->err) return -1;
-  return 0;
+  return deny_calls(d->nrs, d->nnrs, d->err);
 }
 
 #define PERF(e) { "perf_event_open fails with " #e, { SYS_perf_event_open }, 1, e }

@@ -5,7 +5,10 @@ Adding an architecture is adding a row: which Debian release its kernel
 and busybox come from, the qemu command line that boots it and the
 kernel's console there; 'refused', where the kernel refuses a counter
 that the CPU has, says how the refusal shows (test/system/run checks
-that the library's guard takes it). The cross compiler that builds the
+that the library's guard takes it); 'why', what cpucycles-info's `why`
+line of a counter must say in each scenario (test/system/run checks it):
+its code and a phrase the line must hold, or None where the counter must
+work (no why line, precision above 0); '*' stands for every scenario. The cross compiler that builds the
 suite and the Debian architecture of its packages are the host's
 toolchain of make test-cross (scripts-build/tables.py), filled in below
 as 'triplet' and 'debarch'.
@@ -25,6 +28,24 @@ COMMON = ['-smp', '1', '-m', '512', '-no-reboot', '-nographic', '-nic', 'none']
 # the console the agent speaks on (they are still in the guest's dmesg).
 APPEND = 'panic=-1 rdinit=/init quiet loglevel=1'
 
+# Debian's kernels refuse every perf event to a process without
+# CAP_PERFMON or CAP_SYS_ADMIN at their default kernel.perf_event_paranoid,
+# 3, until cpucycles-open lowers it to 2 (its first scenario, 'open:
+# root'). The scenarios (test/system/run): 'root pua=0', 'user pua=0',
+# 'root pua=1', 'user pua=1' where the kernel has perf_user_access, else
+# 'root' and 'user'; then 'open: root' and 'open: user'.
+PARANOID = ('perf-paranoid', 'kernel.perf_event_paranoid is 3')
+
+
+def _users(root, user, opened=None):
+    """A counter's expectations by user: root's in the scenarios before
+    cpucycles-open, the user's before it, and both after it (opened, or
+    root's)."""
+    opened = root if opened is None else opened
+    return {'root': root, 'root pua=0': root, 'root pua=1': root, 'user': user,
+            'user pua=0': user, 'user pua=1': user, 'open: root': opened, 'open: user': opened}
+
+
 MACHINES = {
     'arm64': {
         'suite': 'bookworm',
@@ -33,6 +54,17 @@ MACHINES = {
         # architected algorithm and the boot takes six times longer
         'qemu': ['qemu-system-aarch64', '-M', 'virt', '-cpu', 'max,pauth-impdef=on'],
         'console': 'ttyAMA0',
+        # qemu's PMUv3 counts cycles; Linux 6.1 has perf_user_access, so
+        # the PMU read without an event is not for it, and the event's
+        # page names PMCCNTR_EL0 only at perf_user_access 1
+        'why': {
+            'arm64-perfpmc': dict(_users(None, PARANOID), **{
+                'root pua=0': ('user-access-off', 'sysctl kernel.perf_user_access=1')}),
+            'arm64-pmc': {'*': ('not-this-system', 'kernel.perf_user_access is')},
+            'default-perfevent': _users(None, PARANOID),
+            'arm64-vct': {'*': None},
+            'default-zero': {'*': ('no-clock', 'no clock')},
+        },
     },
     'riscv64': {
         # Debian 12 has no riscv64 port; 13 ships 6.12
@@ -41,6 +73,15 @@ MACHINES = {
         'qemu': ['qemu-system-riscv64', '-M', 'virt', '-cpu', 'rv64',
                  '-bios', '/usr/share/qemu/opensbi-riscv64-generic-fw_dynamic.bin'],
         'console': 'ttyS0',
+        # Linux 6.12 opens the cycle CSR to a thread with its own mapped
+        # event at perf_user_access 1, to every thread only at 2
+        'why': {
+            'riscv64-perfrdcycle': dict(_users(None, PARANOID), **{
+                'root pua=0': ('user-access-off', 'sysctl kernel.perf_user_access=1')}),
+            'riscv64-rdcycle': {'*': ('fault-sigill', 'sysctl kernel.perf_user_access=2')},
+            'default-perfevent': _users(None, PARANOID),
+            'default-zero': {'*': ('no-clock', 'no clock')},
+        },
     },
     'ppc64': {
         'suite': 'bookworm',
@@ -57,6 +98,19 @@ MACHINES = {
         'kernel': 'linux-image-cloud-amd64', 'image': 'boot/vmlinu[xz]-*',
         'qemu': ['qemu-system-x86_64', '-M', 'q35', '-accel', 'tcg', '-cpu', 'max', '-vga', 'none'],
         'console': 'ttyS0',
+        # TCG emulates no x86 PMU: no cycle event, no rdpmc file
+        'why': {
+            'amd64-perfpmcff': _users(('perf-noevent', 'nothing inside this machine'), PARANOID),
+            'amd64-perfpmc': _users(('perf-noevent', 'nothing inside this machine'), PARANOID),
+            # refused on the kernel's kept ENOENT; after an EACCES, which
+            # is not kept, it finds no rdpmc file
+            'amd64-pmcff': _users(('perf-noevent', 'not asked again'),
+                                  ('rdpmc-closed', '/sys/devices/cpu/rdpmc does not exist')),
+            'default-perfevent': _users(('perf-noevent', 'nothing inside this machine'),
+                                        PARANOID),
+            'amd64-tsc': {'*': None},
+            'default-zero': {'*': ('no-clock', 'no clock')},
+        },
     },
     'mips64': {
         'suite': 'bookworm',
@@ -78,6 +132,15 @@ MACHINES = {
         # halfwords a little-endian word read holds swapped), any Rt
         'refused': {'counter': 'arm32-cortex', 'signal': 4, 'what': 'PMCCNTR read',
                     'insn': [(0x0FFF0FFF, 0x0E190F1D), (0x0FFFFFFF, 0x0F1DEE19)]},
+        # no PMU in the board's description: no cycle event either, and
+        # only a kernel module could open PMCCNTR to user mode
+        'why': {
+            'arm32-cortex': {'*': ('fault-sigill', 'only a kernel module')},
+            'arm32-1176': {'*': ('fault-sigill', 'only a kernel module')},
+            'default-perfevent': _users(('perf-noevent', 'nothing inside this machine'),
+                                        PARANOID),
+            'default-zero': {'*': ('no-clock', 'no clock')},
+        },
     },
     'x86': {
         'suite': 'bookworm',
