@@ -10,9 +10,18 @@
 #define PAIR_MIN_NS 2000000LL
 #define PAIR_MAX_NS 50000000LL
 
+/* Bounds that cross (lower above upper) contradict each other: no one
+   offset explains the handoffs. The counters then run at different
+   rates, or a reading is not ordered with the load beside it; such a
+   pair is named, and gives no offset. */
+static int crossed(const struct crosscore_pair *p)
+{
+  return !p->pin_error && !p->stalled && p->have_lo && p->have_hi && p->lo > p->hi;
+}
+
 static int measured(const struct crosscore_pair *p)
 {
-  return !p->pin_error && !p->stalled && p->have_lo && p->have_hi;
+  return !p->pin_error && !p->stalled && p->have_lo && p->have_hi && !crossed(p);
 }
 
 /* How far from 0 the offset is known to be at least (0: it may be 0). */
@@ -40,6 +49,12 @@ static void pair_line(FILE *out, const struct crosscore_pair *p)
                  "not run to its end in time (its CPU taken by a real-time task, or a very busy "
                  "machine), so it was left to stop when it runs, and the pair has no bounds\n",
             p->a, p->b, ms);
+  else if (crossed(p))
+    fprintf(out, "cpucycles crosscore pair-crossed cpu%d cpu%d offset %lld...%lld handoffs %lld "
+                 "ms %.1f: the lower bound is above the upper, so no one offset explains the "
+                 "handoffs: the two CPUs' counters run at different rates, or a reading runs "
+                 "ahead of the handoff it answers; this pair gives no offset\n", p->a, p->b,
+            p->lo, p->hi, p->handoffs, ms);
   else if (!measured(p))
     fprintf(out, "cpucycles crosscore pair-unmeasured cpu%d cpu%d handoffs %lld ms %.1f: the two "
                  "threads seldom ran at once (a busy machine), so no bound both ways\n", p->a,

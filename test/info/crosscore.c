@@ -104,6 +104,46 @@ static void known(crosscore_read_fn *read, const char *how, int a, int b, long l
   }
 }
 
+/* CPU b's counter runs at twice the rate from the pair's start: the
+   offset grows 1 ns a ns, so the later handoffs' lower bounds rise above
+   the earlier ones' upper bounds by the time between them, less a round
+   trip (a thousand handoffs or more span a thousand round trips). The
+   bounds must cross, and the report must say so. */
+static long long rate_start;
+static long long by_rate(void *ctx, int cpu)
+{
+  struct synthetic *s = ctx;
+  long long t = now_ns();
+  return t + (cpu == s->b ? t - rate_start : 0);
+}
+
+static void two_rates(int a, int b)
+{
+  static struct synthetic s;
+  struct crosscore_pair p;
+  FILE *f;
+  int err, tries = 0;
+
+  s.b = b;
+  do {
+    rate_start = now_ns();
+    err = crosscore_pair(by_rate, &s, a, b, 2 * MS, 50 * MS, &p);
+  } while (!err && !p.pin_error && (p.stalled || !p.have_lo || !p.have_hi) && ++tries < 5);
+  if (err || p.pin_error || p.stalled || !p.have_lo || !p.have_hi) {
+    SKIP("crosscore: two rates: the pair gave no bounds both ways in five tries (%s)",
+         err ? strerror(err) : "a busy machine");
+    return;
+  }
+  CHECK(p.lo > p.hi, "two rates: the bounds cross (%lld...%lld, %lld handoffs over %lld ns)",
+        p.lo, p.hi, p.handoffs, p.ns);
+  f = capture_start();
+  crosscore_report(f, &p, 1, 2);
+  capture_end(f);
+  CHECK(capture_line("cpucycles crosscore pair-crossed ") &&
+        capture_line("cpucycles crosscore unmeasured "),
+        "two rates: the pair is named crossed, and no offset is given");
+}
+
 /* A reading that takes a second, far past the pair's time: the pair ends
    in bounded time, stalled, its thread left behind. The reading happens
    once both threads run, which a busy machine may not allow within the
@@ -154,6 +194,7 @@ static void measured(void)
   known(by_hint, "the pinned CPU's offset", cpus[0], cpus[n - 1], 0);
   known(by_hint, "the pinned CPU's offset", cpus[0], cpus[n - 1], 20 * MS);
   known(by_hint, "the pinned CPU's offset", cpus[n - 1], cpus[0], -7 * MS);
+  two_rates(cpus[0], cpus[n - 1]);
 #ifdef __linux__
   known(by_cpu, "the running CPU's offset", cpus[0], cpus[n - 1], 0);
   known(by_cpu, "the running CPU's offset", cpus[0], cpus[n - 1], 20 * MS);
@@ -256,6 +297,24 @@ static void report(void)
   CAPTURED("cpucycles crosscore pair-stalled cpu0 cpu3 ms 2.0: ", "a thread left behind: its "
            "bounds are not taken");
   CAPTURED("cpucycles crosscore unmeasured (3 pairs of 4 CPUs tried): ", "nothing measured: said so");
+
+  p[0] = result(0, 1, 400, -200, 0);
+  p[1] = result(0, 2, -50, 60, 0);
+  f = capture_start();
+  crosscore_report(f, p, 2, 3);
+  capture_end(f);
+  CAPTURED("cpucycles crosscore pair-crossed cpu0 cpu1 offset 400...-200 handoffs 1000 ms 2.0: ",
+           "bounds that cross: named");
+  CAPTURED("cpucycles crosscore offset 5 cycles cpu0 cpu2 within -50...60 (1 pairs of 3 CPUs ",
+           "a crossed pair gives no offset: the other pair's is the verdict");
+  CAPTURED("cpucycles crosscore unpinned-ok 110: ", "and the verdict is the other pair's");
+
+  p[0] = result(0, 1, 400, -200, 0);
+  f = capture_start();
+  crosscore_report(f, p, 1, 2);
+  capture_end(f);
+  CAPTURED("cpucycles crosscore unmeasured (1 pairs of 2 CPUs tried): ",
+           "a crossed pair alone: no offset is known");
 }
 
 static void not_applicable(void)
