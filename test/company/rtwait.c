@@ -26,7 +26,7 @@
 #define NOT_PERMITTED 200
 #define NO_AFFINITY 201
 #define REPS check_reps(5)
-#define REPS_MAX 5
+#define REPS_MAX 15 /* 3 * REPS at most: see main */
 
 /* Each try's delay and bound, written by its child. */
 static volatile long long *shared;
@@ -150,7 +150,10 @@ int main(void)
     SKIP("rtwait: no shared page");
     return 0;
   }
-  for (r = 0; r < REPS; ++r) {
+  /* REPS tries, and more while most were late, up to three times as
+     many: a loaded host's stalls come and go, a waiter that naps is late
+     every time. */
+  for (r = 0; r < REPS || (r < 3 * REPS && late > r / 2); ++r) {
     try_index = r;
     st = held_child(one, 10);
     if (st == NOT_PERMITTED || st == NO_AFFINITY) break;
@@ -172,15 +175,15 @@ int main(void)
     return 0;
   }
   CHECK(starved == 0, "a SCHED_FIFO waiter let the selecting thread on its CPU run: its call took "
-        "under 100 ms in %d of %d tries (last status %d)", REPS - starved, REPS, st);
+        "under 100 ms in %d of %d tries (last status %d)", r - starved, r, st);
   /* Most tries, not all: a host that stops an emulated guest's CPU for
-     a millisecond now and then delays one try (1 of 5 in qemu-system
-     guests on a loaded host), a waiter that sleeps too long (a timed
-     poll) delays them all. */
+     a millisecond now and then delays some tries (3 of 5 in CI's s390x
+     guest, 3 of 5 in riscv64's on a host running three test tiers), a
+     waiter that sleeps too long (a timed poll) delays them all. */
   qsort(delays, (size_t)ran, sizeof delays[0], by_value);
-  CHECK(ran > REPS / 2 && late <= REPS / 2,
+  CHECK(ran > r / 2 && late <= r / 2,
         "a SCHED_FIFO waiter on the selecting thread's CPU got its answer within 1 ms of the "
         "selection's end (or a quarter of the selection's time, or four yardsticks, where longer) in %d of %d tries, "
-        "median %lld ns", ran - late, REPS, ran ? delays[ran / 2] : -1LL);
+        "median %lld ns", ran - late, r, ran ? delays[ran / 2] : -1LL);
   CHECK_DONE();
 }
