@@ -13,7 +13,6 @@
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
-#include <linux/futex.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -21,6 +20,7 @@
 #include <cpucycles.h>
 #include "check.h"
 #include "forkable.h"
+#include "futexabi.h" /* musl-gcc sees no <linux/futex.h> */
 #include "held.h"
 
 #define NOT_PERMITTED 200
@@ -52,7 +52,7 @@ static void *yard_thread(void *arg)
   yard_read_ns = cpucycles_os_ns();
   for (i = 0; i < 6; ++i) sigaction(SIGILL, 0, &now);
   __atomic_store_n(&yard_state, 1, __ATOMIC_RELEASE);
-  syscall(SYS_futex, &yard_state, FUTEX_WAKE_PRIVATE, 1, 0, 0, 0);
+  syscall(SYS_futex, &yard_state, FUTEXABI_WAKE_PRIVATE, 1, 0, 0, 0);
   return 0;
 }
 static long long yardstick(void)
@@ -70,7 +70,7 @@ static long long yardstick(void)
   }
   stall_raise(&yard_go);
   while (!__atomic_load_n(&yard_state, __ATOMIC_ACQUIRE))
-    syscall(SYS_futex, &yard_state, FUTEX_WAIT_PRIVATE, 0, 0, 0, 0);
+    syscall(SYS_futex, &yard_state, FUTEXABI_WAIT_PRIVATE, 0, 0, 0, 0);
   got = cpucycles_os_ns() - yard_read_ns;
   sp.sched_priority = 0;
   pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp);
