@@ -27,6 +27,22 @@ CPUCYCLES_THREAD_LOCAL volatile int cpucycles_guard_signal;
 static volatile DWORD guard_thread;
 static PVOID handler;
 
+#if defined(__aarch64__)
+/* guard.h: the probe's registers as RtlCaptureContext recorded them, and
+   whether the thread is back there from a fault (read once, then clear;
+   only the probing thread writes or reads it). */
+static CONTEXT probe_context;
+void *const cpucycles_guard_context = &probe_context;
+static volatile int landed;
+
+int cpucycles_guard_landed(void)
+{
+  int back = landed;
+  landed = 0;
+  return back;
+}
+#endif
+
 /* SIGBUS is not in Windows' <signal.h>; no Windows exception maps to it. */
 static int signal_of(DWORD code)
 {
@@ -38,10 +54,12 @@ static int signal_of(DWORD code)
    setjmp. The handler itself returns to Windows normally, so the
    exception dispatch ends as the OS expects (its locks and references
    released), instead of being abandoned by a jump out of the handler. */
+#if !defined(__aarch64__)
 __attribute__((noreturn, noinline, used)) static void resume(void)
 {
   __builtin_longjmp(cpucycles_guard_jump, 1);
 }
+#endif
 
 /* Below the faulting stack pointer, by more than any red zone (Windows
    has none on x86-64; 256 bytes cover any other ABI's habits), aligned
@@ -68,8 +86,8 @@ static LONG CALLBACK on_exception(EXCEPTION_POINTERS *e)
   c->Esp = ((c->Esp - BELOW) & ~(DWORD)15) - 4;
   c->Eip = (DWORD)(ULONG_PTR)resume;
 #elif defined(_M_ARM64) || defined(__aarch64__)
-  c->Sp = (c->Sp - BELOW) & ~(DWORD64)15;
-  c->Pc = (DWORD64)(ULONG_PTR)resume;
+  *c = probe_context;
+  landed = 1;
 #else
 #error "guard-windows.c: no way to resume this CPU's thread is written"
 #endif

@@ -39,7 +39,22 @@ void cpucycles_guard_remask(void);
    longjmp on x86-64 unwinds through SEH tables, msvcrt's 32-bit one
    through its own frame chain). */
 extern void *cpucycles_guard_jump[5];
+#if defined(__aarch64__)
+/* clang has no __builtin_setjmp for arm64. Windows' own RtlCaptureContext
+   records the caller's registers as they are when it returns; the handler
+   gives that record back as the thread's context, so the thread returns
+   from the capture a second time, and cpucycles_guard_landed() says so.
+   Declared here under a name of ours (the import is the same) with
+   returns_twice, which has the compiler treat it as setjmp. */
+extern void cpucycles_guard_capture(void *context) __attribute__((returns_twice))
+  __asm__("RtlCaptureContext");
+extern void *const cpucycles_guard_context;
+int cpucycles_guard_landed(void);
+#define CPUCYCLES_GUARD_SETJMP() \
+  (cpucycles_guard_capture(cpucycles_guard_context), cpucycles_guard_landed())
+#else
 #define CPUCYCLES_GUARD_SETJMP() __builtin_setjmp(cpucycles_guard_jump)
+#endif
 #else
 extern sigjmp_buf cpucycles_guard_jump;
 /* The jump point of a probe, as sigsetjmp(cpucycles_guard_jump, 0). */

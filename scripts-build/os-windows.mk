@@ -40,11 +40,10 @@ EXPORTS = $(SRC)/scripts-build/cpucycles.def
 # making it import libgcc_s_seh-1.dll, which a user would have to ship.
 # zig's clang links its compiler-rt statically and ignores the flag.
 # --gc-sections drops what nothing reaches from the five exports.
-# --no-insert-timestamp: the same input makes the same DLL.
 $(LIBSO): $(LIB_OBJ) $(EXPORTS) config.mk
 	@mkdir -p $(@D) $(dir $(LIBLINK))
 	$(CC) $(CPUCYCLES_CFLAGS) $(CFLAGS) -shared -static-libgcc -Wl,--gc-sections \
-	  -Wl,--no-insert-timestamp -Wl,--out-implib,$(LIBLINK) -o $@ $(LIB_OBJ) $(EXPORTS) $(LDFLAGS)
+	  -Wl,--out-implib,$(LIBLINK) -o $@ $(LIB_OBJ) $(EXPORTS) $(LDFLAGS)
 
 $(LIBLINK): $(LIBSO) ;
 
@@ -52,13 +51,21 @@ $(LIBLINK): $(LIBSO) ;
 # the ELF systems' archive.mk does: the archive is one partial link of
 # the library's objects in which every global but the five exports is
 # made local, so a program linking it statically sees the API alone.
+# 32-bit x86 Windows spells C's names with a leading underscore.
+API_NAMES = cpucycles cpucycles_implementation cpucycles_persecond cpucycles_tracesetup \
+            cpucycles_version
+SYMBOL_PREFIX = $(if $(filter x86,$(HOST)),_)
 obj/cpucycles.o: $(LIB_OBJ) $(EXPORTS)
 	$(CC) $(CPUCYCLES_CFLAGS) $(CFLAGS) -nostdlib -r -o $@ $(LIB_OBJ)
-	$(OBJCOPY) $(addprefix --keep-global-symbol=,cpucycles cpucycles_implementation \
-	  cpucycles_persecond cpucycles_tracesetup cpucycles_version) $@
+	$(OBJCOPY) $(addprefix --keep-global-symbol=$(SYMBOL_PREFIX),$(API_NAMES)) $@
 
-$(LIBA): obj/cpucycles.o
+# zig 0.11 cannot link COFF objects into one ("coff does not support
+# linking multiple objects into one"): its archive is the objects as they
+# are, as macOS's is (os-macos.mk), their internal names global but all
+# prefixed cpucycles_.
+ARCHIVE_OBJ = $(if $(findstring zig,$(CC)),$(LIB_OBJ),obj/cpucycles.o)
+$(LIBA): $(ARCHIVE_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@
-	$(AR) rc $@ obj/cpucycles.o
+	$(AR) rc $@ $(ARCHIVE_OBJ)
 	$(RANLIB) $@
