@@ -29,10 +29,9 @@ THREAD_FLAGS =
 LIBS_PRIVATE = -ladvapi32
 # The header's switch for the static library's plain data symbol.
 STATIC_DEFS = -DCPUCYCLES_STATIC
-# cpucycles-info's trust lines and cross-core measurement read Linux's
-# /sys and pin threads with sched_setaffinity: on Windows it prints the
-# selection, the estimate and the observed rate, and says what it skips.
-INFO_PARTS =
+# cpucycles-info's parts but the cross-core measurement, whose threads
+# are POSIX threads (winpthread's DLL on MinGW): its line says so.
+INFO_PARTS = words sysfile cpus x86id trust trustfreq trusttopo trustkernel
 EXPORTS = $(SRC)/scripts-build/cpucycles.def
 
 # -static-libgcc: the few helpers gcc calls (emulated thread-local
