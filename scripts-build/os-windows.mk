@@ -33,6 +33,10 @@ STATIC_DEFS = -DCPUCYCLES_STATIC
 # are POSIX threads (winpthread's DLL on MinGW): its line says so.
 INFO_PARTS = words sysfile cpus x86id trust trustfreq trusttopo trustkernel
 EXPORTS = $(SRC)/scripts-build/cpucycles.def
+# The test programs link the DLL through its import library by name
+# (test/build.mk): zig's linker would take libcpucycles.a for
+# -lcpucycles.
+SHARED_LINK = $(LIBLINK)
 
 # -static-libgcc: the few helpers gcc calls (emulated thread-local
 # storage on MinGW, 64-bit division on x86) go into the DLL rather than

@@ -50,10 +50,14 @@ test/bin/%$(EXE): $(SRC)/test/info/%.c $(INFO_OBJ) config.mk
 
 LIBRARY_DEFS = -DEXPECTED_VERSION='"$(VERSION)"' -DCOUNTERS='"$(COUNTERS)"'
 
+# SHARED_LINK: how a program links the shared library; os-windows.mk
+# names the import library itself, since zig's linker takes
+# libcpucycles.a for -lcpucycles where GNU ld takes libcpucycles.dll.a.
+SHARED_LINK ?= -L$(PKG)/lib -lcpucycles
 test/bin/library-shared$(EXE): $(SRC)/test/unit/library.c $(LIBSO) $(LIBLINK) config.mk
 	$(TEST_DIRS)
 	$(TEST_CC) -I$(PKG)/include $(TEST_INC) $(LIBRARY_DEFS) -o $@ $< \
-	  -L$(PKG)/lib -lcpucycles $(BUILD_RPATH) $(LDFLAGS)
+	  $(SHARED_LINK) $(BUILD_RPATH) $(LDFLAGS)
 
 test/bin/library-static$(EXE): $(SRC)/test/unit/library.c $(LIBA) config.mk
 	$(TEST_DIRS)

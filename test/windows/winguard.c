@@ -43,13 +43,13 @@ __attribute__((noinline)) static void illegal(void)
 #endif
 }
 
+#if defined(__x86_64__) || defined(__i386__)
 /* hlt: allowed in ring 0 only, so a privileged instruction here. */
 __attribute__((noinline)) static void privileged(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
   __asm__ __volatile__("hlt" ::: "memory");
-#endif
 }
+#endif
 
 /* The address through a volatile, so that gcc cannot see it is 16 (its
    -Warray-bounds would). */
