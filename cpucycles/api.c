@@ -26,6 +26,22 @@ static long long zero(void) { return 0; }
 
 long long (*cpucycles)(void) = first_call;
 
+#ifdef _WIN32
+/* A program compiled for the DLL (no CPUCYCLES_STATIC, so the header's
+   dllimport) reads cpucycles through the pointer __imp_cpucycles, which
+   the DLL's import library provides. Linked with the static library
+   instead, it finds the same pointer here, and works as it would with
+   the DLL: GNU ld makes no such pointer for a symbol defined in an
+   archive. The DLL does not export it (cpucycles.def). 32-bit x86 spells
+   C's cpucycles _cpucycles, and the pointer's name after it. */
+#if defined(__i386__)
+#define IMPORT_POINTER "__imp__cpucycles"
+#else
+#define IMPORT_POINTER "__imp_cpucycles"
+#endif
+long long (**const cpucycles_import_pointer)(void) __asm__(IMPORT_POINTER) = &cpucycles;
+#endif
+
 /* The selection's results: written once by the selecting thread before
    owner becomes DONE, read only after. */
 static const char *chosen_name = "default-zero";

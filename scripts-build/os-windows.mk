@@ -53,14 +53,17 @@ $(LIBLINK): $(LIBSO) ;
 # COFF has no hidden visibility for objcopy to turn into local symbols, as
 # the ELF systems' archive.mk does: the archive is one partial link of
 # the library's objects in which every global but the five exports is
-# made local, so a program linking it statically sees the API alone.
+# made local, so a program linking it statically sees the API alone, and
+# the pointer to cpucycles that a program compiled for the DLL reads
+# (api.c).
 # 32-bit x86 Windows spells C's names with a leading underscore.
 API_NAMES = cpucycles cpucycles_implementation cpucycles_persecond cpucycles_tracesetup \
             cpucycles_version
 SYMBOL_PREFIX = $(if $(filter x86,$(HOST)),_)
 obj/cpucycles.o: $(LIB_OBJ) $(EXPORTS)
 	$(CC) $(CPUCYCLES_CFLAGS) $(CFLAGS) -nostdlib -r -o $@ $(LIB_OBJ)
-	$(OBJCOPY) $(addprefix --keep-global-symbol=$(SYMBOL_PREFIX),$(API_NAMES)) $@
+	$(OBJCOPY) $(addprefix --keep-global-symbol=$(SYMBOL_PREFIX),$(API_NAMES)) \
+	  --keep-global-symbol=__imp_$(SYMBOL_PREFIX)cpucycles $@
 
 # zig 0.11 cannot link COFF objects into one ("coff does not support
 # linking multiple objects into one"): its archive is the objects as they

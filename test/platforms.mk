@@ -45,3 +45,4 @@ NOT_WINDOWS += crosscore    # cpucycles-info's cross-core measurement, POSIX thr
 NOT_WINDOWS += trust        # fixture trees of Linux's /sys and /proc
 WINDOWS_ONLY += winguard    # Windows' vectored exception handlers beside the guard
 WINDOWS_ONLY += winthreads  # Windows threads making the first call at once
+WINDOWS_ONLY += winos       # os-windows.c: ProgramData, the registry, thread ids, WaitOnAddress
