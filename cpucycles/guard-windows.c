@@ -83,9 +83,15 @@ static LONG CALLBACK on_exception(EXCEPTION_POINTERS *e)
   c->Rsp = ((c->Rsp - BELOW) & ~(DWORD64)15) - 8;
   c->Rip = (DWORD64)(ULONG_PTR)resume;
 #elif defined(_M_IX86) || defined(__i386__)
+  /* 32-bit Windows chains structured handlers through the stack (fs:0):
+     the jump back is safe because no probe registers one between the
+     trial and the faulting instruction (gcc's code registers none, and
+     the probes fault in their own instructions, not inside Windows). */
   c->Esp = ((c->Esp - BELOW) & ~(DWORD)15) - 4;
   c->Eip = (DWORD)(ULONG_PTR)resume;
 #elif defined(_M_ARM64) || defined(__aarch64__)
+  /* The probe's registers as RtlCaptureContext recorded them: the thread
+     returns from that call once more (guard.h). */
   *c = probe_context;
   landed = 1;
 #else
