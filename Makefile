@@ -61,6 +61,12 @@ test-riscv32:
 test-macos:
 	python3 $(SRC)/test/macos
 
+# The Windows packages (issue 29): x86-64 built with MinGW-w64 and its
+# suite run under Wine, x86 and arm64 (zig) built and checked as files.
+# Installs the MinGW-w64 compilers and wine64 when missing (as root).
+test-windows:
+	python3 $(SRC)/test/wine
+
 # From clean copies, README's commands and the suite as users and Debian's
 # packagers build: this machine, a Debian 13 chroot, Debian's flags, clang,
 # musl, a read-only source built out of tree, the dist tarball, a .deb
@@ -83,4 +89,4 @@ test-system:
 	python3 $(SRC)/test/system/run
 
 .PHONY: all install uninstall dist test clean doc doc-check test-cross test-system test-sanitize fuzz bench test-macos test-riscv32 \
-  test-runtimes
+  test-runtimes test-windows

@@ -44,6 +44,7 @@ SYNTAX = [
     (r'cpucycles/options', '# ', ''),
     (r'\.ci/[^/]+', '# ', ''),
     (r'.*\.map', '/* ', ' */'),
+    (r'.*\.def', '; ', ''),
 ]
 
 # Without git, what the project's own tree holds: these top-level files
@@ -57,7 +58,7 @@ TOP_DIRS = ['.ci', 'autogen', 'bench', 'command', 'compilers', 'cpucycles', 'doc
 TOP = 5
 
 # An SPDX line: a comment start, the key, the expression, the comment end.
-LINE = re.compile(r'\s*(?:#|/\*|<!--|\.\\"|//)\s*' + KEY + r'(.*?)\s*(?:\*/|-->)?\s*$')
+LINE = re.compile(r'\s*(?:#|/\*|<!--|\.\\"|//|;)\s*' + KEY + r'(.*?)\s*(?:\*/|-->)?\s*$')
 
 
 def identifier(root):

@@ -13,11 +13,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _WIN32
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+#else
 #include <time.h>
 #include <unistd.h>
+#endif
 #include <cpucycles.h>
 #include "cpus.h"
+#ifndef _WIN32
 #include "crosscore.h"
+#endif
 #include "trust.h"
 #include "x86id.h"
 
@@ -53,12 +60,36 @@ static enum kind kind_of(const char *name)
 
 #define DIFFS 64
 
+#ifdef _WIN32
+/* Windows: the performance counter (MinGW's clock_gettime is
+   winpthread's, a DLL this program should not need), and the processors
+   Windows gives this process. */
+static long long microseconds(void)
+{
+  LARGE_INTEGER t, f;
+  if (!QueryPerformanceCounter(&t) || !QueryPerformanceFrequency(&f) || f.QuadPart <= 0) return 0;
+  return t.QuadPart / f.QuadPart * 1000000 + t.QuadPart % f.QuadPart * 1000000 / f.QuadPart;
+}
+
+static long online_cpus(void)
+{
+  SYSTEM_INFO si;
+  GetSystemInfo(&si);
+  return (long)si.dwNumberOfProcessors;
+}
+#else
+static long online_cpus(void)
+{
+  return sysconf(_SC_NPROCESSORS_ONLN);
+}
+
 static long long microseconds(void)
 {
   struct timespec ts;
   if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) return 0;
   return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
 }
+#endif
 
 static int compare(const void *a, const void *b)
 {
@@ -111,7 +142,7 @@ static void observed(long long *lo, long long *hi)
 static void notes(const char *impl, long long persecond, long long lo, long long hi)
 {
   enum kind kind = kind_of(impl);
-  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  long cpus = online_cpus();
 
   printf("cpucycles note %s %s\n", impl, kind_text[kind]);
   if (kind == NONE) {
@@ -145,6 +176,22 @@ static void notes(const char *impl, long long persecond, long long lo, long long
          "runs\n");
 }
 
+#ifdef _WIN32
+/* The trust lines as on any system but Linux (CPUID on x86, no /sys);
+   the cross-core measurement's threads are POSIX threads, which MinGW
+   has only in winpthread's DLL: it is not built, and its line says so in
+   the form crossreport.c gives a system that cannot pin threads. */
+static void trust_and_crosscore(const char *impl)
+{
+  struct x86id id;
+
+  x86id_read(&id);
+  trust_report(stdout, "", 0, 0, online_cpus(), &id);
+  printf("cpucycles crosscore not-available (no sched_getaffinity here): this program does not "
+         "pin threads to CPUs on Windows, so the offset of %s between CPUs is not measured\n",
+         impl);
+}
+#else
 /* The counter as a program sees it, for the cross-core measurement: the
    CPU the thread was pinned to changes nothing of a real counter. */
 static long long chosen(void *ctx, int cpu)
@@ -176,6 +223,7 @@ static void trust_and_crosscore(const char *impl)
   crosscore_info(stdout, impl, kind == NONE, per_thread(impl, kind), chosen, 0, cpus, n);
   free(cpus);
 }
+#endif
 
 int main(void)
 {

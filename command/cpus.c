@@ -89,11 +89,13 @@ int cpus_pin(int cpu)
   return ENOSYS;
 }
 
+#ifndef _WIN32
 int cpus_unpin(pthread_t thread)
 {
   (void)thread;
   return ENOSYS;
 }
+#endif
 #endif
 
 void cpus_format(const int *cpus, int n, char *out, size_t size)

@@ -4,7 +4,9 @@
    pin. */
 #ifndef CPUS_H
 #define CPUS_H
-#include <pthread.h>
+#ifndef _WIN32
+#include <pthread.h> /* Windows: no cross-core threads, nothing to unpin */
+#endif
 #include <stddef.h>
 
 /* The CPUs the process may run on, ascending, in *cpus (malloc'd; free
@@ -18,7 +20,9 @@ int cpus_pin(int cpu);
 
 /* Lets thread go where the calling thread may (pinned before by
    cpus_pin): 0, or an errno value. */
+#ifndef _WIN32
 int cpus_unpin(pthread_t thread);
+#endif
 
 /* "0-3,8,10-11" in out (cut to size, ending in "..." then). */
 void cpus_format(const int *cpus, int n, char *out, size_t size);

@@ -22,6 +22,14 @@ static int join(char *name, size_t size, const char *root, const char *path)
   return n > 0 && (size_t)n < size;
 }
 
+/* Windows' C runtime: no FIFOs or terminals at a path to guard against. */
+#ifndef O_NONBLOCK
+#define O_NONBLOCK 0
+#endif
+#ifndef O_NOCTTY
+#define O_NOCTTY 0
+#endif
+
 long sysfile_read(const char *root, const char *path, char buf[SYSFILE_MAX])
 {
   char name[4096];

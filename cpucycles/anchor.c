@@ -13,7 +13,16 @@
    once and never wait for. Every shared word is accessed atomically,
    relaxed where the fences and seq order them. */
 #define _POSIX_C_SOURCE 200809L
+#ifdef _WIN32
+/* KERNEL32's: the C runtimes differ in what they call getpid (zig's
+   arm64 one has neither it nor _getpid). Windows has no fork, so the
+   flag below never holds another process's id there. */
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+#define getpid() GetCurrentProcessId()
+#else
 #include <unistd.h>
+#endif
 #include "internal.h"
 
 enum { VALUE_LO, VALUE_HI, NS_LO, NS_HI, LAST, WORDS };

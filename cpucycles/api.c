@@ -2,14 +2,19 @@
 /* api.c: the public functions and the once-only selection behind them. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
+#ifndef _WIN32
+#include <pthread.h>
 #include <unistd.h>
+#endif
 #include "internal.h"
 #include "guard.h"
 #include "os.h"
+#ifndef _WIN32
 #include "prebound.h"
+#endif
 #include "why.h"
+#define CPUCYCLES_BUILDING_LIBRARY /* the definitions, not dllimport (cpucycles.h) */
 #include "../include/cpucycles.h"
 
 #ifndef CPUCYCLES_VERSION
@@ -20,6 +25,22 @@ static long long first_call(void);
 static long long zero(void) { return 0; }
 
 long long (*cpucycles)(void) = first_call;
+
+#ifdef _WIN32
+/* A program compiled for the DLL (no CPUCYCLES_STATIC, so the header's
+   dllimport) reads cpucycles through the pointer __imp_cpucycles, which
+   the DLL's import library provides. Linked with the static library
+   instead, it finds the same pointer here, and works as it would with
+   the DLL: GNU ld makes no such pointer for a symbol defined in an
+   archive. The DLL does not export it (cpucycles.def). 32-bit x86 spells
+   C's cpucycles _cpucycles, and the pointer's name after it. */
+#if defined(__i386__)
+#define IMPORT_POINTER "__imp__cpucycles"
+#else
+#define IMPORT_POINTER "__imp_cpucycles"
+#endif
+long long (**const cpucycles_import_pointer)(void) __asm__(IMPORT_POINTER) = &cpucycles;
+#endif
 
 /* The selection's results: written once by the selecting thread before
    owner becomes DONE, read only after. */
@@ -60,6 +81,20 @@ static CPUCYCLES_THREAD_LOCAL int tid_here;
    finds 0 and is not told apart; POSIX allows it only _exit and exec.) */
 static int memory_pid;
 
+#ifdef _WIN32
+/* Windows has no fork and no vfork: no other process ever sees this
+   memory, so every claim in it is this process's own (foreign below and
+   the fork handler are POSIX's). Nor has it thread cancellation: a
+   thread ends only by returning or by TerminateThread, which no setting
+   holds off. errno is the C runtime's, called directly. */
+#define CANCEL_OFF(saved) ((void)(saved))
+#define CANCEL_BACK(saved) ((void)(saved))
+#define CPUCYCLES_ERRNO errno
+#else
+#define CANCEL_OFF(saved) LIBC(pthread_setcancelstate)(PTHREAD_CANCEL_DISABLE, &(saved))
+#define CANCEL_BACK(saved) LIBC(pthread_setcancelstate)((saved), &(saved))
+#endif
+
 /* The wake is a system call, paid only when someone sleeps. */
 static void publish(int *state)
 {
@@ -74,6 +109,14 @@ static void publish(int *state)
    namespace may be numbered like its parent; getpid() there gives the
    same number, so the answer was this one anyway.) Any other thread, and
    every thread elsewhere, asks. */
+#ifdef _WIN32
+static int foreign(int me)
+{
+  (void)me;
+  (void)memory_pid;
+  return 0;
+}
+#else
 static int foreign(int me)
 {
   int seen = __atomic_load_n(&memory_pid, __ATOMIC_RELAXED);
@@ -119,6 +162,7 @@ __attribute__((constructor)) static void watch_process(void)
 {
   pthread_atfork(0, 0, in_forked_child);
 }
+#endif
 
 static long long estimate(void)
 {
@@ -157,7 +201,7 @@ static void select_counter(void)
 
   /* A cancellation point inside (open, read, printf) would leave every
      other thread waiting for a selection that never ends. */
-  LIBC(pthread_setcancelstate)(PTHREAD_CANCEL_DISABLE, &cancel);
+  CANCEL_OFF(cancel);
   best = tracing ? select_traced(n, &ps, trials)
                  : cpucycles_select_from(cpucycles_options, n, &ps, 0, trials);
   if (best >= 0) {
@@ -175,16 +219,16 @@ static void select_counter(void)
   }
   __atomic_store_n(&cpucycles, read, __ATOMIC_RELEASE);
   publish(&owner);
-  LIBC(pthread_setcancelstate)(cancel, &cancel);
+  CANCEL_BACK(cancel);
 }
 
 static void estimate_persecond(void)
 {
   int cancel;
-  LIBC(pthread_setcancelstate)(PTHREAD_CANCEL_DISABLE, &cancel);
+  CANCEL_OFF(cancel);
   chosen_persecond = estimate();
   publish(&persecond_owner);
-  LIBC(pthread_setcancelstate)(cancel, &cancel);
+  CANCEL_BACK(cancel);
 }
 
 /* Any number of threads may arrive here at once: one runs work (which

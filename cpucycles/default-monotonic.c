@@ -3,6 +3,9 @@
    Needs clock_gettime (old glibc: -lrt in the caller). Through the vDSO it
    can be nearly as fine as a cycle counter; through a system call, far
    coarser. */
+#ifdef _WIN32
+#error "Windows: MinGW's clock_gettime is winpthread's, a DLL to ship (default-qpc reads the clock behind it)"
+#endif
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <time.h>

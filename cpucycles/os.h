@@ -55,6 +55,15 @@ int cpucycles_os_thread_alive(int id);
 struct cpucycles_why;
 void cpucycles_os_why(const char *root, struct cpucycles_why *w);
 
+#ifdef _WIN32
+/* os-windows.c: the administrator's cycles-per-second file, Windows'
+   counterpart of /etc/cpucyclespersecond: cpucyclespersecond in the
+   ProgramData folder (%ProgramData%, C:\ProgramData when that is unset),
+   or root/ProgramData/cpucyclespersecond under a test's root. 0 when
+   absent or not a number. */
+long long cpucycles_os_override(const char *root);
+#endif
+
 #ifdef __linux__
 /* os-linux.c: the first value line() finds in root/proc/cpuinfo, 0 when
    none (exposed for the tests). */

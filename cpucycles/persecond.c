@@ -12,7 +12,12 @@
    root prefixes every path so tests can point the chain at fixtures. */
 long long cpucycles_persecond_estimate(const char *root, const char *env)
 {
+#ifdef _WIN32
+  /* Windows has no /etc: the file sits in ProgramData (os-windows.c). */
+  long long v = cpucycles_os_override(root);
+#else
   long long v = cpucycles_small_file(root, "/etc/cpucyclespersecond", cpucycles_parse_hz);
+#endif
   /* CPUID describes this machine, not a tree under root. */
   if (!v && !*root) v = cpucycles_tscrate();
   if (!v) v = cpucycles_os_persecond(root);

@@ -10,6 +10,14 @@
 #include <unistd.h>
 #include "internal.h"
 
+/* Windows (the C runtime's open): its own flag keeps the descriptor
+   from child processes, O_BINARY keeps the runtime from translating line
+   ends, and a path holds no FIFO or terminal to block on or adopt. */
+#ifdef _WIN32
+#define O_CLOEXEC (O_NOINHERIT | O_BINARY)
+#define O_NONBLOCK 0
+#define O_NOCTTY 0
+#endif
 #ifndef O_CLOEXEC
 #define O_CLOEXEC 0
 #endif
@@ -49,6 +57,16 @@ static int only_regular(int fd)
   return fd;
 }
 
+#ifdef _WIN32
+/* No openat in Windows' C runtime; only Linux's layer opens files in a
+   directory (os-linux.c). */
+int cpucycles_open_regular_at(int dir, const char *name)
+{
+  (void)dir;
+  (void)name;
+  return -1;
+}
+#else
 int cpucycles_open_regular_at(int dir, const char *name)
 {
   int fd;
@@ -56,6 +74,7 @@ int cpucycles_open_regular_at(int dir, const char *name)
   while (fd < 0 && errno == EINTR);
   return only_regular(fd);
 }
+#endif
 
 /* root+path opened with flags. open(), not openat(AT_FDCWD, ...):
    test/firstcall/lazy.c counts the library's reads of the estimate by
@@ -90,8 +109,14 @@ int cpucycles_open_dir(const char *root, const char *path)
 /* A signal arriving during the first call must not change the answer. */
 long cpucycles_read_some(void *fd, char *buf, size_t len)
 {
+#ifdef _WIN32
+  /* The C runtime's read counts in unsigned int; the files are small. */
+  int r;
+  do r = read(*(int *)fd, buf, len > 4096 ? 4096 : (unsigned)len);
+#else
   ssize_t r;
   do r = read(*(int *)fd, buf, len);
+#endif
   while (r < 0 && errno == EINTR);
   return (long)r;
 }

@@ -167,7 +167,7 @@ static void trial(const struct cpucycles_counter *c, struct cpucycles_persecond_
   /* Saving the mask here would cost a system call per counter; after a
      fault, whose handler may have run with more signals blocked than the
      probe had, the guard puts back the mask it set for the selection. */
-  if (sigsetjmp(cpucycles_guard_jump, 0)) {
+  if (CPUCYCLES_GUARD_SETJMP()) {
     cpucycles_guard_armed = 0;
     cpucycles_guard_remask();
     t->precision = 0;
@@ -242,7 +242,7 @@ static int confirm(const struct cpucycles_counter *c, const struct cpucycles_tri
     memset(w, 0, sizeof *w);
     w->confirming = t->precision;
   }
-  if (sigsetjmp(cpucycles_guard_jump, 0)) {
+  if (CPUCYCLES_GUARD_SETJMP()) {
     cpucycles_guard_armed = 0;
     cpucycles_guard_remask();
     if (w) why_fault(w, s, !held);

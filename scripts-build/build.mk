@@ -12,8 +12,8 @@ PKG = package
 # Header dependencies (-MMD) unless configure was told a one-off build.
 DEPFLAGS = $(if $(filter no,$(DEPENDENCY_TRACKING)),,-MMD -MP)
 
-CORE = api select rate scale extend32 anchor guard osclock parse cpuinfo persecond readfile chosen chosen32 \
-       prebound why \
+CORE = api select rate scale extend32 anchor $(GUARD_CORE) osclock parse cpuinfo persecond readfile \
+       chosen chosen32 $(PREBOUND_CORE) why \
        tscrate \
        $(OS_CORE)
 CORE_OBJ = $(CORE:%=obj/%.o) obj/options.o
@@ -27,6 +27,21 @@ INC = -I$(SRC)/cpucycles -I$(SRC)/include
 # reach inside.
 LIBA = $(PKG)/lib/libcpucycles.a
 LIBINT = obj/internal.a
+
+# The signal guard and the pointers to libc's functions (prebound.h): an
+# OS without POSIX signals replaces them (os-windows.mk).
+GUARD_CORE = guard
+PREBOUND_CORE = prebound
+# What a program's file name ends in (.exe on Windows); how a program asks
+# for the C library's threads (-pthread: Windows' own need no flag, and
+# MinGW's -pthread would bring winpthread's DLL); what a static link of
+# the library needs beside it (cpucycles.pc's Libs.private); what a
+# program compiled against the static library defines (the header's
+# CPUCYCLES_STATIC on Windows).
+EXE =
+THREAD_FLAGS = -pthread
+LIBS_PRIVATE = -pthread
+STATIC_DEFS =
 
 # What differs between operating systems: the library's OS file and any
 # other OS-only sources (OS_CORE), the shared library's name and link
@@ -47,7 +62,7 @@ MAN = $(filter-out $(OS_NOT_MAN:%=$(PKG)/man/man1/%), \
 # of the package and of `make install`; the tests still build both.
 PKG_LIBS = $(if $(filter no,$(SHARED)),,$(LIBSO) $(LIBLINK)) $(if $(filter no,$(STATIC)),,$(LIBA))
 
-PKG_BIN = $(PKG)/bin/cpucycles-info $(OS_BIN)
+PKG_BIN = $(PKG)/bin/cpucycles-info$(EXE) $(OS_BIN)
 
 all: $(PKG_LIBS) $(PKG)/include/cpucycles.h $(PKG_BIN) $(MAN) $(PKG)/lib/pkgconfig/cpucycles.pc
 
@@ -106,8 +121,12 @@ $(LIBINT): $(LIB_OBJ)
 	$(AR) rc $@ $(LIB_OBJ)
 	$(RANLIB) $@
 
+# A link to the file, unless the OS file makes LIBLINK with the library
+# (Windows' import library).
+ifeq ($(LIBLINK_MADE),)
 $(LIBLINK): $(LIBSO)
 	ln -sf $(<F) $@
+endif
 
 $(PKG)/include/cpucycles.h: $(SRC)/include/cpucycles.h
 	@mkdir -p $(@D)
@@ -119,7 +138,7 @@ INFO_LIB = $(if $(filter no,$(STATIC)),$(LIBINT),$(LIBA))
 # cpucycles-info's parts beside its main, one job a file (command/): the
 # trust lines and the cross-core measurement. They use nothing of the
 # library, so test/info links them alone.
-INFO_PARTS = words sysfile cpus x86id trust trustfreq trusttopo trustkernel crosscore crossreport
+INFO_PARTS ?= words sysfile cpus x86id trust trustfreq trusttopo trustkernel crosscore crossreport
 INFO_OBJ = $(INFO_PARTS:%=obj/command-%.o)
 
 obj/command-%.o: $(SRC)/command/%.c config.mk
@@ -127,11 +146,11 @@ obj/command-%.o: $(SRC)/command/%.c config.mk
 
 # kinds.h: each counter's kind, which configure writes from cpucycles/options.
 # -pthread: the cross-core measurement's two threads.
-$(PKG)/bin/cpucycles-info: $(SRC)/command/cpucycles-info.c $(INFO_OBJ) $(INFO_LIB) \
+$(PKG)/bin/cpucycles-info$(EXE): $(SRC)/command/cpucycles-info.c $(INFO_OBJ) $(INFO_LIB) \
                            $(PKG)/include/cpucycles.h $(wildcard $(SRC)/command/*.h) kinds.h config.mk
 	@mkdir -p $(@D)
-	$(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) -I$(PKG)/include -I. -I$(SRC)/command -o $@ $< \
-	  $(INFO_OBJ) $(INFO_LIB) -pthread $(LDFLAGS)
+	$(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(STATIC_DEFS) -I$(PKG)/include -I. -I$(SRC)/command \
+	  -o $@ $< $(INFO_OBJ) $(INFO_LIB) $(THREAD_FLAGS) $(LDFLAGS)
 
 $(PKG)/man/man3/%.3: $(SRC)/doc/man/%.3
 	@mkdir -p $(@D)
@@ -150,7 +169,8 @@ $(PKG)/lib/pkgconfig/cpucycles.pc: $(SRC)/scripts-build/cpucycles.pc.in config.m
 	@mkdir -p $(@D)
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
 	  -e 's|@LIBDIR@|$(call under_prefix,$(LIBDIR))|g' \
-	  -e 's|@INCLUDEDIR@|$(call under_prefix,$(INCLUDEDIR))|g' $< > $@
+	  -e 's|@INCLUDEDIR@|$(call under_prefix,$(INCLUDEDIR))|g' \
+	  -e 's|@LIBS_PRIVATE@|$(LIBS_PRIVATE)|g' $< > $@
 
 # The package's bin, lib, include and man go to configure's directories;
 # uninstall takes the same files out of them again (the package tree says

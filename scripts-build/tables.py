@@ -29,7 +29,7 @@ Counter = collections.namedtuple('Counter', 'name os kind')
 
 # The operating system a counter is written for: 'any' builds everywhere
 # its CPU matches; the others only for that OS (configure's OSES).
-COUNTER_OSES = ('any', 'linux', 'macos')
+COUNTER_OSES = ('any', 'linux', 'macos', 'windows')
 
 # What a counter's readings are, as cpucycles-info explains them:
 # core        cycles of the core the thread runs on, read directly;

@@ -4,19 +4,23 @@
 # Every C file of the test folders is a test program, test/bin/<file
 # name>: adding a test is adding its file (doc/testing.md). The folders
 # say what a test checks; test/include holds what they share.
-TEST_FOLDERS = unit extend32 firstcall company fork perf environment info
+TEST_FOLDERS = unit extend32 firstcall company fork perf environment info windows
 TEST_SOURCES = $(foreach d,$(TEST_FOLDERS),$(wildcard $(SRC)/test/$(d)/*.c))
 TEST_NAMES = $(basename $(notdir $(TEST_SOURCES)))
 
-# Tests of what only Linux has, each with its reason: test/platforms.mk.
+# Tests of what only Linux has, of what Windows lacks, and of Windows
+# alone, each with its reason: test/platforms.mk.
 include $(SRC)/test/platforms.mk
-TEST_NOT_HERE = $(if $(filter linux,$(OS)),,$(LINUX_ONLY))
+TEST_NOT_HERE = $(if $(filter linux,$(OS)),,$(LINUX_ONLY)) \
+                $(if $(filter windows,$(OS)),$(NOT_WINDOWS),$(WINDOWS_ONLY))
 
 # Built otherwise (rules below): the public API's test and a first call's
 # stack, each linked two ways; twocopies' plugin, a shared object.
+# Each named test/bin/<name>$(EXE) (.exe on Windows).
 TEST_TWICE = library-shared library-static stack-shared stack-static
-TEST_BIN = $(addprefix test/bin/,$(filter-out library stack plugin $(TEST_NOT_HERE),$(TEST_NAMES)) \
-                                 $(TEST_TWICE))
+TEST_TWICE_HERE = $(foreach t,$(TEST_TWICE),$(if $(filter $(firstword $(subst -, ,$(t))),$(TEST_NOT_HERE)),,$(t)))
+TEST_BIN = $(addprefix test/bin/,$(addsuffix $(EXE),$(filter-out library stack plugin $(TEST_NOT_HERE),$(TEST_NAMES)) \
+                                 $(TEST_TWICE_HERE)))
 
 # The threading tests: what `make test-sanitize` runs under ThreadSanitizer.
 THREAD_TESTS = $(addprefix test/bin/,$(filter-out $(TEST_NOT_HERE), \
@@ -32,28 +36,32 @@ TEST_INC = -I$(SRC)/test/include
 # The tests reach inside the library: they link the archive that keeps
 # its internal symbols global. One pattern rule a folder.
 define TEST_RULE
-test/bin/%: $(SRC)/test/$(1)/%.c $$(LIBINT) config.mk
+test/bin/%$$(EXE): $(SRC)/test/$(1)/%.c $$(LIBINT) config.mk
 	$$(TEST_DIRS)
-	$$(TEST_CC) $$(INC) $$(TEST_INC) -o $$@ $$< $$(LIBINT) -pthread $$(LDFLAGS)
+	$$(TEST_CC) $$(INC) $$(TEST_INC) $$(STATIC_DEFS) -o $$@ $$< $$(LIBINT) $$(THREAD_FLAGS) $$(LDFLAGS)
 endef
 $(foreach d,$(filter-out info,$(TEST_FOLDERS)),$(eval $(call TEST_RULE,$(d))))
 
 # test/info: cpucycles-info's parts (command/), linked with them alone:
 # they use nothing of the library.
-test/bin/%: $(SRC)/test/info/%.c $(INFO_OBJ) config.mk
+test/bin/%$(EXE): $(SRC)/test/info/%.c $(INFO_OBJ) config.mk
 	$(TEST_DIRS)
-	$(TEST_CC) $(TEST_INC) -I$(SRC)/command -o $@ $< $(INFO_OBJ) -pthread $(LDFLAGS)
+	$(TEST_CC) $(TEST_INC) -I$(SRC)/command -o $@ $< $(INFO_OBJ) $(THREAD_FLAGS) $(LDFLAGS)
 
 LIBRARY_DEFS = -DEXPECTED_VERSION='"$(VERSION)"' -DCOUNTERS='"$(COUNTERS)"'
 
-test/bin/library-shared: $(SRC)/test/unit/library.c $(LIBSO) $(LIBLINK) config.mk
+# SHARED_LINK: how a program links the shared library; os-windows.mk
+# names the import library itself, since zig's linker takes
+# libcpucycles.a for -lcpucycles where GNU ld takes libcpucycles.dll.a.
+SHARED_LINK ?= -L$(PKG)/lib -lcpucycles
+test/bin/library-shared$(EXE): $(SRC)/test/unit/library.c $(LIBSO) $(LIBLINK) config.mk
 	$(TEST_DIRS)
 	$(TEST_CC) -I$(PKG)/include $(TEST_INC) $(LIBRARY_DEFS) -o $@ $< \
-	  -L$(PKG)/lib -lcpucycles $(BUILD_RPATH) $(LDFLAGS)
+	  $(SHARED_LINK) $(BUILD_RPATH) $(LDFLAGS)
 
-test/bin/library-static: $(SRC)/test/unit/library.c $(LIBA) config.mk
+test/bin/library-static$(EXE): $(SRC)/test/unit/library.c $(LIBA) config.mk
 	$(TEST_DIRS)
-	$(TEST_CC) -I$(PKG)/include $(TEST_INC) $(LIBRARY_DEFS) -o $@ $< $(LIBA) $(LDFLAGS)
+	$(TEST_CC) -I$(PKG)/include $(TEST_INC) $(LIBRARY_DEFS) $(STATIC_DEFS) -o $@ $< $(LIBA) $(LDFLAGS)
 
 # stack: the selection's own stack with every libc function bound at load
 # (the archive in a program linked to bind at load), and with the shared

@@ -219,8 +219,9 @@ def test_sources(src=SRC):
             for p in sorted(glob.glob(os.path.join(src, 'test', d, '*.c')))}
 
 
-def linux_only(src=SRC):
-    """test/platforms.mk -> {test name: what only Linux has}."""
+def linux_only(src=SRC, name='LINUX_ONLY'):
+    """test/platforms.mk -> {test name: what only Linux has}; with name
+    NOT_WINDOWS or WINDOWS_ONLY, that list's tests and reasons."""
     rows = _make_words(os.path.join(src, 'test', 'platforms.mk'),
-                       r'LINUX_ONLY \+= (\S+)\s+# (.+)$')
+                       name + r' \+= (\S+)\s+# (.+)$')
     return dict(rows)

@@ -6,7 +6,12 @@
    every 430 ms, fast enough to wrap within a test. */
 #define _POSIX_C_SOURCE 200809L
 #include <string.h>
+#ifdef _WIN32
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h> /* Sleep: MinGW's nanosleep is winpthread's */
+#else
 #include <time.h>
+#endif
 #include "check.h"
 #include "internal.h"
 
@@ -19,11 +24,18 @@ static long long fast32_read(void)
   return (long long)(unsigned int)(0xffffff00u + (unsigned long long)(cpucycles_os_ns() - start_ns) * 10);
 }
 
+#ifdef _WIN32
+static void pause_ms(long ms)
+{
+  Sleep((DWORD)ms);
+}
+#else
 static void pause_ms(long ms)
 {
   struct timespec ts = { 0, ms * 1000000L };
   while (nanosleep(&ts, &ts) != 0) {}
 }
+#endif
 
 struct run {
   long long decreases, count;

@@ -36,7 +36,7 @@ int main(void)
     /* volatile: read after a jump back from the guard */
     volatile int worked = 0;
     memset(&s, 0, sizeof s);
-    if (sigsetjmp(cpucycles_guard_jump, 0)) {
+    if (CPUCYCLES_GUARD_SETJMP()) {
       cpucycles_guard_armed = 0;
       cpucycles_guard_remask();
     } else {
