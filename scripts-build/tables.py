@@ -115,7 +115,8 @@ HOSTS = [
     # sparcv9 and sun4u: Solaris' and the BSDs' names of the same CPU
     Host('sparc64', 'defined(__sparc__) && defined(__arch64__)', ('sparc64', 'sparcv9', 'sun4u'),
          'qemu-sparc64', 'sparc64', None),
-    Host('loong64', 'defined(__loongarch64)', ('loongarch64',),
+    # loong64: Debian's name (DEB_HOST_ARCH_CPU), as ppc64el is ppc64's
+    Host('loong64', 'defined(__loongarch64)', ('loongarch64', 'loong64'),
          'qemu-loongarch64', 'loongarch64', None),
     # CPUs with no counters of their own: the portable ones (default-*)
     Host('alpha', None, ('alpha',), 'qemu-alpha', 'alpha', None),

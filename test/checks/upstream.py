@@ -30,7 +30,7 @@ NAMES = {'x86_64': 'amd64', 'amd64': 'amd64', 'i386': 'x86', 'i686': 'x86', 'x86
          'riscv': 'riscv32', 'mips64': 'mips64', 'mips64el': 'mips64', 'mips': 'mips32',
          'ppc64': 'ppc64', 'powerpc64': 'ppc64', 'powerpc64le': 'ppc64', 'powerpc': 'ppc32',
          'ppc': 'ppc32', 'sparc64': 'sparc64', 'sparcv9': 'sparc64', 'sun4u': 'sparc64',
-         's390x': 's390x'}
+         's390x': 's390x', 'ppc64el': 'ppc64', 'loong64': 'loong64', 'loongarch64': 'loong64'}
 
 
 def check(t):
