@@ -23,6 +23,7 @@
 #endif
 #include <cpucycles.h>
 #include "cpus.h"
+#include "iqm.h"
 #ifndef _WIN32
 #include "crosscore.h"
 #endif
@@ -92,22 +93,17 @@ static long long microseconds(void)
 }
 #endif
 
-static int compare(const void *a, const void *b)
-{
-  long long x = *(const long long *)a, y = *(const long long *)b;
-  return (x > y) - (x < y);
-}
-
-static void median(void)
+/* 64 back-to-back differences: their interquartile mean (iqm.h), then
+   each one minus it, with its sign. */
+static void spread(void)
 {
   long long t[DIFFS + 1], d[DIFFS], sorted[DIFFS], m;
   int i;
 
   for (i = 0; i <= DIFFS; ++i) t[i] = cpucycles();
   for (i = 0; i < DIFFS; ++i) sorted[i] = d[i] = t[i + 1] - t[i];
-  qsort(sorted, DIFFS, sizeof sorted[0], compare);
-  m = sorted[DIFFS / 2];
-  printf("cpucycles median %lld ", m);
+  m = iqm(sorted, DIFFS);
+  printf("cpucycles iqm %lld ", m);
   for (i = 0; i < DIFFS; ++i) printf("%+lld", d[i] - m);
   printf("\n");
 }
@@ -235,7 +231,7 @@ int main(void)
   cpucycles_tracesetup();
   printf("cpucycles persecond %lld\n", cpucycles_persecond());
   printf("cpucycles implementation %s\n", cpucycles_implementation());
-  median();
+  spread();
   observed(&lo, &hi);
   notes(cpucycles_implementation(), cpucycles_persecond(), lo, hi);
   trust_and_crosscore(cpucycles_implementation());

@@ -5,11 +5,12 @@ Line by line: the version, one tracesetup line a compiled counter (in the
 documented order), one why line a counter that did not work (precision 0,
 in the same order) with a code doc/why.md lists and its evidence, the
 estimate, the implementation (the one the stable-choice rule of
-doc/selection.md picks among the traced precisions), the median line, the observed loops, then the notes: the counter's kind (from
-cpucycles/options), the estimate against the longest observed loop,
-migration, and what to do; then the trust and crosscore lines, against
-this machine read apart (test/trustlines.py, doc/trust.md). Runs
-cpucycles-info: RUNS.
+doc/selection.md picks among the traced precisions), the iqm line (its
+figure recomputed from the 64 differences it prints), the observed loops,
+then the notes: the counter's kind (from cpucycles/options), the estimate
+against the longest observed loop, migration, and what to do; then the
+trust and crosscore lines, against this machine read apart
+(test/trustlines.py, doc/trust.md). Runs cpucycles-info: RUNS.
 """
 import os
 import re
@@ -76,9 +77,9 @@ def check(t):
                 best = name
         result(m.group(1) == best, 'implementation %s is the traced counter the stable-choice rule '
                'picks (%s)' % (m.group(1), best))
-    m = take(r'cpucycles median (-?\d+) ((?:[+-]\d+){64})', 'median with 64 differences')
+    m = take(r'cpucycles iqm (-?\d+) ((?:[+-]\d+){64})', 'iqm with 64 differences')
     if m:
-        result(len(re.findall(r'[+-]\d+', m.group(2))) == 64, 'median line has 64 differences')
+        check_iqm(result, int(m.group(1)), [int(x) for x in re.findall(r'[+-]\d+', m.group(2))])
     observed = 0
     longest = None
     while i < len(lines) and lines[i].startswith('cpucycles observed '):
@@ -114,6 +115,22 @@ def check(t):
 
     kinds = {c.name: c.kind for c in t.tables.counters(t.src)}
     trustlines.check_lines(t, trust, crosscore, impl, kinds.get(impl, 'unknown'), rerun)
+
+
+def check_iqm(result, figure, offsets):
+    """The iqm line: 64 differences, each printed as itself minus the
+    figure; the figure is the mean of the middle 32 of them sorted (16 cut
+    at each end), to the nearest integer with a half going up, so it lies
+    between the smallest and the largest difference."""
+    result(len(offsets) == 64, 'iqm line has 64 differences (%d)' % len(offsets))
+    diffs = sorted(figure + o for o in offsets)
+    if len(diffs) != 64:
+        return
+    middle = sum(diffs[16:48])
+    result(diffs[0] <= figure <= diffs[-1], 'iqm %d lies between the smallest difference %d and '
+           'the largest %d' % (figure, diffs[0], diffs[-1]))
+    result(figure == (2 * middle + 32) // 64, 'iqm %d is the mean of the middle 32 of its sorted '
+           'differences, %d/32, rounded' % (figure, middle))
 
 
 # What a why line of each family of codes must quote: the kernel's errno
