@@ -91,6 +91,21 @@ def package_checks(case, root, flags, tree=None, pie=False):
                       for p in (so, a, info) if os.path.exists(p)])
 
 
+def check_linked(case, usr):
+    """The recipe's link flags (-z now, -z relro) reached the links of
+    libcpucycles.so.1 and cpucycles-info."""
+    for path in (os.path.join(usr, 'lib', 'libcpucycles.so.1'),
+                 os.path.join(usr, 'bin', 'cpucycles-info')):
+        if not os.path.exists(path):
+            continue
+        dyn = case.must('readelf -d -l %s' % path, case.dir, user=False)
+        rel = os.path.relpath(path, usr)
+        if not re.search(r'\bBIND_NOW\b|Flags:.*\bNOW\b', dyn):
+            case.problems.append('%s: not linked with -z now (the link flags did not reach it)' % rel)
+        if 'GNU_RELRO' not in dyn:
+            case.problems.append('%s: no GNU_RELRO (the link flags did not reach it)' % rel)
+
+
 # ---------------------------------------------------------------- ports
 
 def port_arch():
@@ -146,7 +161,8 @@ def case_rpm(case):
     spec = os.path.join(top, 'SPECS', 'libcpucycles.spec')
     shutil.copy(os.path.join(HERE, 'libcpucycles.spec'), spec)
     case.hand_over()
-    defines = {'_topdir': top, 'cc_version': version(), 'cc_flags': cflags,
+    ldflags = '-Wl,-z,relro -Wl,--as-needed -Wl,-z,now'
+    defines = {'_topdir': top, 'cc_version': version(), 'cc_flags': cflags, 'cc_ldflags': ldflags,
                'cc_jobs': JOBS[2:], '_tmppath': os.path.join(case.dir, 'home')}
     case.must('rpmbuild --nodeps -bb %s %s' % (
         ' '.join('--define %s' % shlex.quote('%s %s' % kv) for kv in defines.items()), spec),
@@ -177,6 +193,7 @@ def case_rpm(case):
     if os.path.isdir(os.path.join(usr, 'lib64')) and not os.path.exists(os.path.join(usr, 'lib')):
         os.symlink('lib64', os.path.join(usr, 'lib'))  # for the checks' lib/
     package_checks(case, usr, flags, pie=True)
+    check_linked(case, usr)
 
 
 # ---------------------------------------------------------------- homebrew
@@ -273,16 +290,7 @@ def case_arch(case):
                               'usr/share/man/man3/cpucycles.3'}, 'pkgdir')
     usr = os.path.join(pkgdir, 'usr')
     package_checks(case, usr, flags, tree)
-    # LDFLAGS reached the links: -z now and -z relro
-    for path in (os.path.join(usr, 'lib', 'libcpucycles.so.1'), os.path.join(usr, 'bin', 'cpucycles-info')):
-        if os.path.exists(path):
-            dyn = case.must('readelf -d -l %s' % path, case.dir, user=False)
-            if not re.search(r'\bBIND_NOW\b|Flags:.*\bNOW\b', dyn):
-                case.problems.append('%s: not linked with -z now (LDFLAGS did not reach the link)'
-                                     % os.path.relpath(path, usr))
-            if 'GNU_RELRO' not in dyn:
-                case.problems.append('%s: no GNU_RELRO (LDFLAGS did not reach the link)'
-                                     % os.path.relpath(path, usr))
+    check_linked(case, usr)
 
 
 # ---------------------------------------------------------------- conda
@@ -311,6 +319,7 @@ def case_conda(case):
     case.must('rm "$PREFIX"/lib/*.a', tree, env=env)
     case.check_files(prefix, upstream_files(man1_pages()) - {'lib/libcpucycles.a'}, 'the prefix')
     package_checks(case, prefix, flags, tree)
+    check_linked(case, prefix)
 
 
 # ---------------------------------------------------------------- hosts
@@ -355,10 +364,12 @@ def case_hosts(case):
         elif built == native:
             case.problems.append('--host=%s (another CPU) configured the native build/%s'
                                  % (name, native))
-    for option in ('--noclean', '--darwin', '--nodarwin', '--clean'):
-        status, out = case.sh('./configure %s' % option, tree)
-        if status != 0:
-            case.problems.append('%s refused: %s' % (option, out.strip().splitlines()[-1:]))
+    # --darwin asks for a macOS build, which may fail elsewhere, but as
+    # an option configure knows
+    for option in ('--noclean', '--nodarwin', '--clean', '--darwin'):
+        status, out = case.sh('./configure %s 2>&1 >/dev/null' % option, tree)
+        if status != 0 and (option != '--darwin' or re.search(r'unknown|unrecogni[sz]ed', out, re.I)):
+            case.problems.append('%s refused: %s' % (option, out.strip()[:200]))
 
 
 # ---------------------------------------------------------------- the runner
