@@ -7,9 +7,10 @@
    trusted (trust.h) and whether the counter agrees with itself across
    CPUs (crosscore.h), all after the first call, which they do not slow. */
 #define _POSIX_C_SOURCE 200809L
-/* macOS hides what POSIX lacks (_SC_NPROCESSORS_ONLN) once _POSIX_C_SOURCE
-   is set, unless asked; other systems ignore the macro. */
+/* macOS and FreeBSD hide what POSIX lacks (_SC_NPROCESSORS_ONLN) once
+   _POSIX_C_SOURCE is set, unless asked; other systems ignore the macros. */
 #define _DARWIN_C_SOURCE
+#define __BSD_VISIBLE 1
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

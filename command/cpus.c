@@ -76,7 +76,7 @@ int cpus_unpin(pthread_t thread)
   }
   return err;
 }
-#else
+#elif !defined(__FreeBSD__) /* FreeBSD's: cpusbsd.c */
 int cpus_allowed(int **cpus)
 {
   *cpus = 0;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* cpus.h: on which CPUs this process may run, and pinning a thread to
-   one of them. Linux only: elsewhere this system cannot say, and cannot
-   pin. */
+   one of them. Linux (cpus.c) and FreeBSD (cpusbsd.c) only: elsewhere
+   this system cannot say, and cannot pin. */
 #ifndef CPUS_H
 #define CPUS_H
 #ifndef _WIN32
@@ -22,6 +22,14 @@ int cpus_pin(int cpu);
    cpus_pin): 0, or an errno value. */
 #ifndef _WIN32
 int cpus_unpin(pthread_t thread);
+#endif
+
+/* The call that says where the process may run, as the trust and
+   crosscore lines name it. */
+#ifdef __FreeBSD__
+#define CPUS_ASKED "cpuset_getaffinity"
+#else
+#define CPUS_ASKED "sched_getaffinity"
 #endif
 
 /* "0-3,8,10-11" in out (cut to size, ending in "..." then). */

@@ -46,5 +46,8 @@ void trust_report(FILE *out, const char *root, const int *cpus, int n, long onli
                "clocksource and the NMI watchdog are read from Linux's /sys and /proc, which this "
                "system does not have\n");
   x86id_report(out, id);
+#ifdef __FreeBSD__
+  trust_timecounter(out, id->present);
+#endif
 #endif
 }

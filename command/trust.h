@@ -30,6 +30,12 @@ void trust_hybrid(FILE *out, const char *root, const int *cpus, int n);
 void trust_clocksource(FILE *out, const char *root, int x86);
 void trust_watchdog(FILE *out, const char *root, int intel);
 
+/* trustbsd.c, FreeBSD only: the timecounter lines in place of the
+   clocksource ones, by sysctl (x86: what the kernel says of the TSC). */
+#ifdef __FreeBSD__
+void trust_timecounter(FILE *out, int x86);
+#endif
+
 /* All of them, in doc/trust.md's order. cpus, n: as trust_affinity;
    online: the CPUs online; id: what CPUID said. */
 void trust_report(FILE *out, const char *root, const int *cpus, int n, long online,

@@ -16,17 +16,17 @@ void trust_affinity(FILE *out, const int *cpus, int n, long online)
   char list[200];
 
   if (n <= 0) {
-    fprintf(out, "cpucycles trust affinity-unknown (no sched_getaffinity here; %ld CPUs "
+    fprintf(out, "cpucycles trust affinity-unknown (no " CPUS_ASKED " here; %ld CPUs "
                  "online): on which CPUs this process runs is the system's choice, so it may "
                  "migrate mid-measurement\n", online);
     return;
   }
   cpus_format(cpus, n, list, sizeof list);
   if (n == 1)
-    fprintf(out, "cpucycles trust affinity %s (sched_getaffinity: 1 CPU of %ld online): the "
+    fprintf(out, "cpucycles trust affinity %s (" CPUS_ASKED ": 1 CPU of %ld online): the "
                  "process runs on this CPU only and does not migrate\n", list, online);
   else
-    fprintf(out, "cpucycles trust affinity %s (sched_getaffinity: %d CPUs of %ld online): "
+    fprintf(out, "cpucycles trust affinity %s (" CPUS_ASKED ": %d CPUs of %ld online): "
                  "unpinned, the process may migrate between them mid-measurement (see crosscore "
                  "below); taskset -c %d pins it\n", list, n, online, cpus[n - 1]);
 }

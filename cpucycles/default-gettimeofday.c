@@ -3,6 +3,8 @@
    Present everywhere, coarse everywhere, and it jumps when the clock is
    set; the selection takes it only when nothing finer works. */
 #define _POSIX_C_SOURCE 200809L
+/* gettimeofday is XSI: FreeBSD hides it under _POSIX_C_SOURCE alone. */
+#define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <sys/time.h>
 #include "counter.h"

@@ -15,6 +15,7 @@
 #endif
 #include "guard.h"
 #include "prebound.h"
+#include "sigcode.h"
 
 #define NGUARDED 4
 /* SIGILL, SIGFPE, SIGBUS, SIGSEGV, in that order, from one constant: an
@@ -32,12 +33,11 @@ sigjmp_buf cpucycles_guard_jump;
 CPUCYCLES_THREAD_LOCAL volatile int cpucycles_guard_armed;
 CPUCYCLES_THREAD_LOCAL volatile int cpucycles_guard_signal;
 
-/* Kernel-made signals (faults) carry a positive si_code; on Linux kill,
-   tgkill and sigqueue leave it at or below zero. macOS numbers SI_USER
-   and SI_QUEUE above 0x10000, so they are named too. */
+/* Sent rather than raised by a faulting instruction, as this system
+   numbers its codes (sigcode.h). */
 static int sent(const siginfo_t *info)
 {
-  return info && (info->si_code <= 0 || info->si_code == SI_USER || info->si_code == SI_QUEUE);
+  return info && cpucycles_sigcode_sent(info->si_code);
 }
 
 /* The signal as the previous disposition would have taken it. A fault
@@ -96,13 +96,10 @@ static struct held held[NGUARDED][2];
    the selecting thread (in a signal handler) starts with none pending. */
 static pid_t held_by;
 
-/* Sent to one thread: tgkill (raise, pthread_kill), or the kernel's own. */
+/* Sent to one thread (raise, pthread_kill), or the kernel's own fault. */
 static int thread_directed(const siginfo_t *info)
 {
-#ifdef SI_TKILL
-  if (info->si_code == SI_TKILL) return 1;
-#endif
-  return !sent(info);
+  return cpucycles_sigcode_thread(info->si_code);
 }
 
 /* A sent signal arriving while held: kept like a pending one, unless one
@@ -307,7 +304,7 @@ static void note_disarmed(void *context)
 }
 
 /* Only a fault the kernel raised in this thread while its probe runs is
-   ours. A sent one (kill, tgkill, sigqueue: si_code at or below zero)
+   ours. A sent one (kill, tgkill, thr_kill, sigqueue: sigcode.h)
    goes where it would have gone without us: held when the program blocks
    it in this thread, else to the program's disposition. A signal in
    another thread while an exchange for it is settling (it may be another

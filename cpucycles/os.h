@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /*
  * os.h: what the library asks of the operating system beyond POSIX. Each
- * OS answers in its own file, os-<name>.c (os-linux.c, os-macos.c), and
+ * OS answers in its own file, os-<name>.c (os-linux.c, os-macos.c,
+ * os-freebsd.c, os-windows.c, os-posix.c for any other Unix), and
  * only that file is compiled for it: configure names the OS and
  * scripts-build/os-<name>.mk adds the file with the OS's other pieces
  * (perf.c on Linux, the shared library's name and link flags). The rest
@@ -19,6 +20,15 @@
    through a system call (macOS's sysctl) describes this machine, not a
    tree, and answers 0 for any other root. */
 long long cpucycles_os_persecond(const char *root);
+/* 1 where the kernel states the TSC's rate itself (FreeBSD's
+   machdep.tsc_freq): the OS's answer then comes before CPUID's, which
+   cpucycles_os_persecond asks only when the kernel gave none, and
+   persecond.c does not ask CPUID first. */
+#ifdef __FreeBSD__
+#define CPUCYCLES_OS_ASKS_CPUID 1
+#else
+#define CPUCYCLES_OS_ASKS_CPUID 0
+#endif
 
 /* Whether the OS lets every process run RDPMC without a perf event: 1
    yes, 0 no (it would fault), -1 the OS does not say (the guarded probe
@@ -40,8 +50,9 @@ void cpucycles_os_wait(int *addr, int val);
 void cpucycles_os_wake(int *addr);
 
 /* A positive number below 2^30 naming the calling thread among the live
-   threads of its process (Linux: its tid; macOS: its Mach port name; an
-   OS with neither may number threads from a counter, kept thread-local). */
+   threads of its process (Linux: its tid; FreeBSD: thr_self's id; macOS:
+   its Mach port name; an OS with none may number threads from a counter,
+   kept thread-local). */
 int cpucycles_os_thread(void);
 /* 0 when no thread of this process is named id, so a claim that names it
    came with memory copied from another process; 1 when there is one, or
@@ -51,7 +62,8 @@ int cpucycles_os_thread_alive(int id);
 /* What the OS's settings say about the counters, read now under root,
    for a traced selection's account of a counter that failed (why.h):
    Linux's perf and user access settings and whether this process holds
-   CAP_PERFMON or CAP_SYS_ADMIN (os-linux-why.c); elsewhere none is known. */
+   CAP_PERFMON or CAP_SYS_ADMIN (os-linux-why.c); FreeBSD says the PMU is
+   hwpmc's (os-freebsd.c); elsewhere none is known. */
 struct cpucycles_why;
 void cpucycles_os_why(const char *root, struct cpucycles_why *w);
 

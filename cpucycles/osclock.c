@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* osclock.c: the OS clock the selection measures other clocks against. */
 #define _POSIX_C_SOURCE 200809L
+/* gettimeofday is XSI: FreeBSD hides it under _POSIX_C_SOURCE alone. */
+#define _XOPEN_SOURCE 700
 #ifdef _WIN32
 #define WIN32_LEAN_AND_MEAN
 #include <windows.h>

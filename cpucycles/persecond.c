@@ -8,7 +8,9 @@
 
 /* The first source that gives a valid figure wins: the administrator's
    file, then the TSC rate CPUID states (exact where it exists, and cheaper
-   than any file), then what the OS reports, then the environment, then a default.
+   than any file), then what the OS reports (on FreeBSD the kernel's TSC
+   rate, then CPUID's, then the CPU's clock: os-freebsd.c), then the
+   environment, then a default.
    root prefixes every path so tests can point the chain at fixtures. */
 long long cpucycles_persecond_estimate(const char *root, const char *env)
 {
@@ -18,8 +20,9 @@ long long cpucycles_persecond_estimate(const char *root, const char *env)
 #else
   long long v = cpucycles_small_file(root, "/etc/cpucyclespersecond", cpucycles_parse_hz);
 #endif
-  /* CPUID describes this machine, not a tree under root. */
-  if (!v && !*root) v = cpucycles_tscrate();
+  /* CPUID describes this machine, not a tree under root. Where the
+     kernel states the TSC's rate, the OS asks CPUID after it (os.h). */
+  if (!CPUCYCLES_OS_ASKS_CPUID && !v && !*root) v = cpucycles_tscrate();
   if (!v) v = cpucycles_os_persecond(root);
   if (!v && env) v = cpucycles_parse_hz(env, strlen(env));
   if (!v) v = CPUCYCLES_PERSECOND_DEFAULT;

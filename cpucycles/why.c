@@ -315,11 +315,38 @@ __attribute__((cold)) static void put_closed(struct line *l, const struct cpucyc
   else put_user_access(l, w);
 }
 
+/* FreeBSD: a counter that needs more than the CPU gives every process is
+   the system's to give, through hwpmc(4), which the library does not
+   use; neither a setting nor a privilege of this process changes it. */
+__attribute__((cold)) static void put_fault_freebsd(struct line *l, const struct cpucycles_why *w)
+{
+  switch (w->access) {
+  case CPUCYCLES_ACCESS_RDPMC:
+  case CPUCYCLES_ACCESS_RDPMC_ALL:
+    put(l, ": FreeBSD lets user mode run RDPMC only in a process to which hwpmc(4) gave a counter, "
+           "and this library does not use hwpmc");
+    break;
+  case CPUCYCLES_ACCESS_EVENT:
+  case CPUCYCLES_ACCESS_ALL:
+    put(l, ": FreeBSD's kernel decides alone whether user mode may read this counter (no sysctl "
+           "says), and this library does not use hwpmc");
+    break;
+  default:
+    put(l, ": FreeBSD keeps user access to the PMU off and leaves the PMU to hwpmc(4), and this "
+           "library does not use hwpmc");
+  }
+  put(l, "; it is the system's, not a permission this process lacks, and no setting enables it");
+}
+
 /* What a fault means, from what grants the read. */
 __attribute__((cold)) static void put_fault(struct line *l, const struct cpucycles_why *w)
 {
   put(l, "%s raised %s (signal %d)", w->in_setup ? "its setup" : "reading it",
       signals[signal_at(w->signal)].name, w->signal);
+  if (w->system == CPUCYCLES_WHY_FREEBSD && w->access != CPUCYCLES_ACCESS_OPEN) {
+    put_fault_freebsd(l, w);
+    return;
+  }
   switch (w->access) {
   case CPUCYCLES_ACCESS_MODULE:
     put(l, ": user access to this counter is off; only a kernel module that turns it on enables "

@@ -53,6 +53,18 @@ struct cpucycles_why {
      process holds CAP_PERFMON or CAP_SYS_ADMIN (1 yes, 0 no, -1 not known). */
   struct cpucycles_why_setting paranoid, user_access, rdpmc, watchdog;
   int privileged;
+  /* Whose settings these are (enum cpucycles_why_system, os.h's
+     cpucycles_os_why): what a fault means and what would enable the
+     counter differ by system. */
+  unsigned char system;
+};
+
+/* Linux's is 0, what a record starts as. On FreeBSD the counters a fault
+   refuses are the system's own business: hwpmc(4) manages the PMU and no
+   setting opens it to every process. */
+enum cpucycles_why_system {
+  CPUCYCLES_WHY_LINUX = 0,
+  CPUCYCLES_WHY_FREEBSD
 };
 
 /* The code of a failure: its second word, as doc/why.md lists them. */

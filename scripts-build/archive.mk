@@ -8,7 +8,9 @@
 # which every hidden (internal) symbol is made local: a program linking it
 # statically sees the API and nothing else to collide with.
 #
-# Its objects are compiled apart (obj/static), as machine code whatever
+# Its objects are compiled apart, in cpucycles/ (upstream's place for the
+# library's objects: a recipe that removes them and the archive gets both
+# made again, with the flags of the moment), as machine code whatever
 # the user's flags ask for:
 # - -fno-lto: link-time optimization leaves compiler bytecode in an
 #   object. A partial link of bytecode is an LTO link, where gcc 12 and
@@ -40,19 +42,22 @@ STATIC_FLAGS = -fno-lto -fno-sanitize=all
 # library's objects (STATIC_FIRST: what goes before CFLAGS).
 STATIC_COMPILE = $(CC) $(CPUCYCLES_CFLAGS) $(SECTION_CFLAGS) $(CPPFLAGS) $(STATIC_FIRST) $(CFLAGS) \
                  $(STATIC_FLAGS) $(INC) $(DEPFLAGS)
-obj/static/counter-%.o: STATIC_FIRST = $(COUNTER_OPT)
-STATIC_OBJ = $(CORE:%=obj/static/%.o) obj/static/options.o $(COUNTERS:%=obj/static/counter-%.o)
+# Each named as its source is (cpucycles/api.o, cpucycles/amd64-tsc.o).
+STATIC_CORE_OBJ = $(CORE:%=cpucycles/%.o)
+STATIC_COUNTER_OBJ = $(COUNTERS:%=cpucycles/%.o)
+$(STATIC_COUNTER_OBJ): STATIC_FIRST = $(COUNTER_OPT)
+STATIC_OBJ = $(STATIC_CORE_OBJ) cpucycles/options.o $(STATIC_COUNTER_OBJ)
 LOCALIZE = $(if $(filter mips%,$(HOST)),,--localize-hidden)
 
-obj/static/%.o: $(SRC)/cpucycles/%.c config.mk
+$(STATIC_CORE_OBJ): cpucycles/%.o: $(SRC)/cpucycles/%.c config.mk
 	@mkdir -p $(@D)
 	$(STATIC_COMPILE) $(SIZE_CFLAGS) -DCPUCYCLES_VERSION='"$(VERSION)"' -c $< -o $@
 
-obj/static/options.o: options.c config.mk
+cpucycles/options.o: options.c config.mk
 	@mkdir -p $(@D)
 	$(STATIC_COMPILE) $(SIZE_CFLAGS) -c $< -o $@
 
-obj/static/counter-%.o: $(SRC)/cpucycles/%.c config.mk
+$(STATIC_COUNTER_OBJ): cpucycles/%.o: $(SRC)/cpucycles/%.c config.mk
 	@mkdir -p $(@D)
 	$(STATIC_COMPILE) -DCOUNTER=cpucycles_counter_$(subst -,_,$*) -c $< -o $@
 
@@ -66,4 +71,4 @@ $(LIBA): obj/cpucycles.o
 	$(AR) rc $@ obj/cpucycles.o
 	$(RANLIB) $@
 
--include obj/static/*.d
+-include cpucycles/*.d

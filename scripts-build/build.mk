@@ -12,10 +12,10 @@ PKG = package
 # Header dependencies (-MMD) unless configure was told a one-off build.
 DEPFLAGS = $(if $(filter no,$(DEPENDENCY_TRACKING)),,-MMD -MP)
 
-CORE = api select rate scale extend32 anchor $(GUARD_CORE) osclock parse cpuinfo persecond readfile \
-       chosen chosen32 $(PREBOUND_CORE) why \
-       tscrate \
-       $(OS_CORE)
+# CORE, the library's files besides the counters, and INFO_PARTS,
+# cpucycles-info's parts, are config.mk's: configure writes them for the
+# OS from scripts-build/sources.py, which the portable Makefile's rules
+# come from too.
 CORE_OBJ = $(CORE:%=obj/%.o) obj/options.o
 COUNTER_OBJ = $(COUNTERS:%=obj/counter-%.o)
 LIB_OBJ = $(CORE_OBJ) $(COUNTER_OBJ)
@@ -28,23 +28,16 @@ INC = -I$(SRC)/cpucycles -I$(SRC)/include
 LIBA = $(PKG)/lib/libcpucycles.a
 LIBINT = obj/internal.a
 
-# The signal guard and the pointers to libc's functions (prebound.h): an
-# OS without POSIX signals replaces them (os-windows.mk).
-GUARD_CORE = guard
-PREBOUND_CORE = prebound
 # What a program's file name ends in (.exe on Windows); how a program asks
 # for the C library's threads (-pthread: Windows' own need no flag, and
-# MinGW's -pthread would bring winpthread's DLL); what a static link of
-# the library needs beside it (cpucycles.pc's Libs.private); what a
+# MinGW's -pthread would bring winpthread's DLL); what a
 # program compiled against the static library defines (the header's
 # CPUCYCLES_STATIC on Windows).
 EXE =
 THREAD_FLAGS = -pthread
-LIBS_PRIVATE = -pthread
 STATIC_DEFS =
 
-# What differs between operating systems: the library's OS file and any
-# other OS-only sources (OS_CORE), the shared library's name and link
+# What differs between operating systems: the shared library's name and link
 # (LIBSO, the file; LIBLINK, the link to it for -lcpucycles) and the rules
 # for it and for the static library (LIBA), programs of that OS alone
 # (OS_BIN) and the man pages of programs it lacks (OS_NOT_MAN), and how a
@@ -65,6 +58,9 @@ PKG_LIBS = $(if $(filter no,$(SHARED)),,$(LIBSO) $(LIBLINK)) $(if $(filter no,$(
 PKG_BIN = $(PKG)/bin/cpucycles-info$(EXE) $(OS_BIN)
 
 all: $(PKG_LIBS) $(PKG)/include/cpucycles.h $(PKG_BIN) $(MAN) $(PKG)/lib/pkgconfig/cpucycles.pc
+
+# upstream's name for it
+default: all
 
 # configure's inputs: when one changes, config.status runs configure again
 # as it was run. Everything compiled depends on the configuration.
@@ -138,7 +134,6 @@ INFO_LIB = $(if $(filter no,$(STATIC)),$(LIBINT),$(LIBA))
 # cpucycles-info's parts beside its main, one job a file (command/): the
 # trust lines and the cross-core measurement. They use nothing of the
 # library, so test/info links them alone.
-INFO_PARTS ?= words sysfile cpus x86id trust trustfreq trusttopo trustkernel crosscore crossreport
 INFO_OBJ = $(INFO_PARTS:%=obj/command-%.o)
 
 obj/command-%.o: $(SRC)/command/%.c config.mk
@@ -160,17 +155,12 @@ $(PKG)/man/man1/%.1: $(SRC)/doc/man/%.1
 	@mkdir -p $(@D)
 	cp $< $@
 
-# The directories are configure's: the file says where the library will
-# live once installed, which DESTDIR staging does not change. Those under
-# the prefix are written relative to it, as pkg-config users expect.
-under_prefix = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
-
-$(PKG)/lib/pkgconfig/cpucycles.pc: $(SRC)/scripts-build/cpucycles.pc.in config.mk
+# configure fills in cpucycles.pc (scripts-build/cpucycles.pc.in): it
+# goes into the package, and `make install` installs it only where
+# configure was asked to (PKGCONFIGDIR, --enable-pkgconfig).
+$(PKG)/lib/pkgconfig/cpucycles.pc: cpucycles.pc
 	@mkdir -p $(@D)
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
-	  -e 's|@LIBDIR@|$(call under_prefix,$(LIBDIR))|g' \
-	  -e 's|@INCLUDEDIR@|$(call under_prefix,$(INCLUDEDIR))|g' \
-	  -e 's|@LIBS_PRIVATE@|$(LIBS_PRIVATE)|g' $< > $@
+	cp $< $@
 
 # The package's bin, lib, include and man go to configure's directories;
 # uninstall takes the same files out of them again (the package tree says
@@ -180,6 +170,7 @@ $(PKG)/lib/pkgconfig/cpucycles.pc: $(SRC)/scripts-build/cpucycles.pc.in config.m
 # built.
 INSTALL_DIRS = "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(LIBDIR)" "$(DESTDIR)$(INCLUDEDIR)" "$(DESTDIR)$(MANDIR)"
 PKG_INSTALL = CPUCYCLES_PROGRAMS="$(notdir $(PKG_BIN))" CPUCYCLES_STATIC=$(STATIC) \
+  CPUCYCLES_PKGCONFIG="$(PKGCONFIGDIR)" DESTDIR="$(DESTDIR)" \
   CPUCYCLES_SHARED="$(if $(filter no,$(SHARED)),,$(notdir $(LIBSO) $(LIBLINK)))" \
   sh $(SRC)/scripts-build/install
 
@@ -193,4 +184,4 @@ uninstall: all
 -include $(SRC)/bench/build.mk
 -include obj/*.d
 
-.PHONY: all install uninstall
+.PHONY: all default install uninstall

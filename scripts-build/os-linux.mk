@@ -3,7 +3,6 @@
 # and perf_event in the library, an ELF shared library bound lazily,
 # and cpucycles-open, which changes Linux kernel settings.
 
-OS_CORE = os-linux os-linux-why perf
 OS_BIN = $(PKG)/bin/cpucycles-open
 OS_NOT_MAN =
 # Bound lazily, as libraries are by default: binding every import at load

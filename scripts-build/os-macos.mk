@@ -10,7 +10,6 @@
 # run before any install find theirs through DYLD_LIBRARY_PATH, which
 # dyld searches for the file name first (BUILD_LIBENV).
 
-OS_CORE = os-macos
 LIBSO = $(PKG)/lib/libcpucycles.1.dylib
 LIBLINK = $(PKG)/lib/libcpucycles.dylib
 OS_BIN =

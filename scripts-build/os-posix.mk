@@ -3,7 +3,6 @@
 # (see build.mk and cpucycles/os-posix.c): an ELF shared library, as the
 # BSDs and the Hurd use, and no cpucycles-open, whose settings are Linux's.
 
-OS_CORE = os-posix
 OS_BIN =
 OS_NOT_MAN = cpucycles-open.1
 SO_LINK_FLAGS =

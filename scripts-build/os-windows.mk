@@ -8,9 +8,6 @@
 # programs named .exe. No cpucycles-open: the kernel settings it changes
 # are Linux's.
 
-OS_CORE = os-windows
-GUARD_CORE = guard-windows
-PREBOUND_CORE =
 EXE = .exe
 LIBSO = $(PKG)/bin/libcpucycles-1.dll
 LIBLINK = $(PKG)/lib/libcpucycles.dll.a
@@ -24,14 +21,8 @@ BUILD_LIBENV =
 BIND_AT_LOAD =
 # Windows threads need no flag; MinGW's -pthread links winpthread.
 THREAD_FLAGS =
-# RegOpenKeyExA and RegQueryValueExA (os-windows.c), in ADVAPI32, which
-# MinGW's and MSVC's linkers add by default anyway.
-LIBS_PRIVATE = -ladvapi32
 # The header's switch for the static library's plain data symbol.
 STATIC_DEFS = -DCPUCYCLES_STATIC
-# cpucycles-info's parts but the cross-core measurement, whose threads
-# are POSIX threads (winpthread's DLL on MinGW): its line says so.
-INFO_PARTS = words sysfile cpus x86id trust trustfreq trusttopo trustkernel
 EXPORTS = $(SRC)/scripts-build/cpucycles.def
 # The test programs link the DLL through its import library by name
 # (test/build.mk): zig's linker would take libcpucycles.a for

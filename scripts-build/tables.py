@@ -83,8 +83,11 @@ def counters(src=SRC):
 #         files <name>-*.c); also what --host accepts.
 # cond:   the C condition true only when compiling for it (None for a CPU
 #         with no counters of its own: configure then builds default-*).
-# cpus:   the CPU parts of GNU triplets and of `uname -m` that mean it,
-#         matched as prefixes in this table's order.
+# cpus:   the CPU parts of GNU triplets, and the machine names of `uname -m`
+#         and of upstream's --host, that mean it, matched as prefixes; the
+#         longest prefix that matches decides (x86_64 is amd64, not x86;
+#         armv8l, a 32-bit userland's name on a 64-bit ARM kernel, is arm32,
+#         though upstream's armv8 is arm64).
 # qemu:   the qemu-user emulator that runs its programs (None: none does).
 # meson:  Meson's cpu_family, for cross files.
 # family: another host whose counter files it builds (x32: amd64's).
@@ -97,18 +100,20 @@ HOSTS = [
     Host('x32', 'defined(__x86_64__) && defined(__ILP32__)', ('x32',), None, 'x86_64', 'amd64'),
     Host('x86', 'defined(__i386__)', ('i386', 'i486', 'i586', 'i686', 'x86'),
          'qemu-i386', 'x86', None),
-    Host('arm64', 'defined(__aarch64__)', ('aarch64', 'arm64'), 'qemu-aarch64', 'aarch64', None),
-    Host('arm32', 'defined(__arm__)', ('arm',), 'qemu-arm', 'arm', None),
+    Host('arm64', 'defined(__aarch64__)', ('aarch64', 'arm64', 'armv8'), 'qemu-aarch64', 'aarch64', None),
+    Host('arm32', 'defined(__arm__)', ('arm', 'armv8l'), 'qemu-arm', 'arm', None),
     Host('riscv64', 'defined(__riscv) && __riscv_xlen == 64', ('riscv64',),
          'qemu-riscv64', 'riscv64', None),
-    Host('riscv32', 'defined(__riscv) && __riscv_xlen == 32', ('riscv32',),
+    # upstream reads a bare riscv as the 32-bit one
+    Host('riscv32', 'defined(__riscv) && __riscv_xlen == 32', ('riscv32', 'riscv'),
          'qemu-riscv32', 'riscv32', None),
     Host('ppc64', 'defined(__powerpc64__)', ('powerpc64', 'ppc64'), 'qemu-ppc64', 'ppc64', None),
     Host('ppc32', 'defined(__powerpc__) && !defined(__powerpc64__)', ('powerpc', 'ppc'),
          'qemu-ppc', 'ppc', None),
     Host('s390x', 'defined(__s390x__)', ('s390x',), 'qemu-s390x', 's390x', None),
     Host('mips64', 'defined(__mips64)', ('mips64',), 'qemu-mips64', 'mips64', None),
-    Host('sparc64', 'defined(__sparc__) && defined(__arch64__)', ('sparc64',),
+    # sparcv9 and sun4u: Solaris' and the BSDs' names of the same CPU
+    Host('sparc64', 'defined(__sparc__) && defined(__arch64__)', ('sparc64', 'sparcv9', 'sun4u'),
          'qemu-sparc64', 'sparc64', None),
     Host('loong64', 'defined(__loongarch64)', ('loongarch64',),
          'qemu-loongarch64', 'loongarch64', None),
@@ -174,9 +179,10 @@ def host(name):
 
 def host_of_cpu(cpu):
     """The short name of the host a triplet's CPU part or `uname -m`
-    means (its cpus, as prefixes, in table order), or None."""
+    means (the longest of the cpus that it begins with), or None."""
     cpu = cpu.lower()
-    return next((h.name for h in HOSTS for p in h.cpus if cpu.startswith(p)), None)
+    found = [(len(p), h.name) for h in HOSTS for p in h.cpus if cpu.startswith(p)]
+    return max(found)[1] if found else None
 
 
 def emulator(name, machine=''):

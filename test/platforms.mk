@@ -29,6 +29,7 @@ LINUX_ONLY += runtimes   # the library calling sigaction through the executable 
 # Windows has no fork, no signals (nor sigaction, sigsetjmp, alarm), no
 # mmap, no /proc and no POSIX threads without winpthread's DLL.
 NOT_WINDOWS += guard        # fork, signals sent between threads, rlimits, mmap
+NOT_WINDOWS += sigcode      # signals' codes: kill, raise, pthread_kill and a fault
 NOT_WINDOWS += persecond    # fixture trees with symlinks, FIFOs and inotify
 NOT_WINDOWS += select       # mmap'ed pages and signals around a selection
 NOT_WINDOWS += why          # mmap'ed pages and signals in the traced selection

@@ -60,9 +60,10 @@ def check(t):
             return
         got = config(os.path.join(scratch, 'build', '0', 'config.mk'))
         want = {'PREFIX': '/usr', 'LIBDIR': '/usr/lib/x86_64-linux-gnu', 'BINDIR': '/usr/sbin',
-                'INCLUDEDIR': '/usr/include', 'MANDIR': '/usr/share/man'}
+                'INCLUDEDIR': '/usr/include', 'MANDIR': '/usr/man'}
         result(all(got.get(k) == v for k, v in want.items()),
-               'config.mk has the directories given, the others under the prefix (%s)'
+               'config.mk has the directories given, the others under the prefix, the man '
+               'pages in upstream\'s PREFIX/man (%s)'
                % {k: got.get(k) for k in want})
         result('skipping' not in out and 'default-mach' not in got.get('COUNTERS', ''),
                'configure reports no counter of this host as skipped, default-mach is not built '
@@ -163,10 +164,11 @@ def gnu(scratch, configure, env, cfg, result):
     code, out, err = run(configure + ['CFLAGS=-O1 -g', 'LDFLAGS=-Wl,-O1', 'NM=nm', 'AR=ar'],
                          scratch, dict(env, CFLAGS='-O3'))
     got = config(os.path.join(scratch, 'build', '0', 'config.mk')) if code == 0 else {}
-    result(got.get('CFLAGS') == '-O1 -g' and got.get('LDFLAGS') == '-Wl,-O1'
+    result(got.get('CFLAGS', '').endswith(' -O1 -g') and '-O3' not in got.get('CFLAGS', '')
+           and got.get('LDFLAGS') == '-Wl,-O1'
            and '-fPIC' in got.get('CPUCYCLES_CFLAGS', '') and got.get('CC') == cfg['CC'],
-           'VAR=VALUE arguments beat the environment; CC stays as given, the required flags '
-           'apart (%s)' % {k: got.get(k) for k in ('CC', 'CFLAGS', 'LDFLAGS', 'CPUCYCLES_CFLAGS')})
+           'VAR=VALUE arguments beat the environment (CFLAGS after the compiler line\'s flags); '
+           'CC stays as given, the required flags apart (%s)' % {k: got.get(k) for k in ('CC', 'CFLAGS', 'LDFLAGS', 'CPUCYCLES_CFLAGS')})
     opts = load_configure(scratch, 'configure_under_test').parse_args(
         ['--exec-prefix=/opt/x', '--datarootdir=/opt/share', '--libdir=${exec_prefix}/lib64'])
     want = {'bindir': '/opt/x/bin', 'libdir': '/opt/x/lib64', 'includedir': '/usr/local/include',

@@ -23,8 +23,8 @@ from tools import MAKE_VARS, build_env, clean_env, config, last_lines as last, o
 NATIVE = True
 
 # What a build reads from the source tree.
-SOURCE = ['configure', 'version', 'Makefile', 'compilers', 'cpucycles', 'include', 'command',
-          'scripts-build', 'doc', 'test', 'bench']
+SOURCE = ['configure', 'version', 'Makefile', 'GNUmakefile', 'compilers', 'cpucycles', 'include',
+          'command', 'scripts-build', 'doc', 'test', 'bench']
 
 
 def snapshot(root):
@@ -79,8 +79,10 @@ def out_of_tree(src, b, env, result):
     os.mkdir(b)
     code, out = run(['../src/configure', '--prefix=/opt/oot'], b, env)
     result(code == 0 and os.path.islink(os.path.join(b, 'build', '0'))
-           and os.path.exists(os.path.join(b, 'Makefile')),
-           '../src/configure from another directory writes build/0 and a Makefile there (%d, %s)'
+           and os.path.exists(os.path.join(b, 'Makefile'))
+           and os.path.exists(os.path.join(b, 'GNUmakefile')),
+           '../src/configure from another directory writes build/0, a Makefile and a GNUmakefile '
+           'there (%d, %s)'
            % (code, last(out)))
     if code != 0:
         return False

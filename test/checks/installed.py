@@ -47,7 +47,12 @@ def check(t):
         # a make of our own: the jobserver of the `make test` around us is
         # not ours to use
         env = clean_env(drop=('MAKEFLAGS', 'MFLAGS', 'MAKELEVEL'))
-        code, out, err = run(['make', '-s', 'install', 'DESTDIR=' + destdir], env=env, cwd=build)
+        no_pc(cfg, build, env, result)
+        # cpucycles.pc as --enable-pkgconfig would install it, for the
+        # checks of pkg-config, CMake and Meson below
+        asked = cfg.get('PKGCONFIGDIR') or os.path.join(cfg['LIBDIR'], 'pkgconfig')
+        code, out, err = run(['make', '-s', 'install', 'DESTDIR=' + destdir,
+                              'PKGCONFIGDIR=' + asked], env=env, cwd=build)
         result(code == 0, 'make install DESTDIR=... succeeds (%s)' % err.strip()[-200:])
         ours = files_under(destdir)
         shared = SHARED.get(cfg.get('OS', 'linux'), SHARED['linux'])
@@ -81,7 +86,21 @@ def check(t):
                         for f in sorted(os.listdir(d))], result, skip)
         man_finds(mandir, cfg.get('OS', 'linux'), result, skip)
         pkgconfig(cfg, prefix, destdir, result, skip)
-        uninstall(cfg, build, destdir, env, ours, result)
+        uninstall(cfg, build, destdir, env, ours, result, asked)
+
+
+def no_pc(cfg, build, env, result):
+    """Upstream installs no cpucycles.pc, and an RPM's file list names
+    each installed file: without --enable-pkgconfig, make install puts
+    none anywhere."""
+    if cfg.get('PKGCONFIGDIR'):
+        return
+    with tempfile.TemporaryDirectory(prefix='cpucycles-install.') as destdir:
+        code, out, err = run(['make', '-s', 'install', 'DESTDIR=' + destdir], env=env, cwd=build)
+        pcs = [f for f in files_under(destdir) if f.endswith('.pc')]
+        result(code == 0 and not pcs,
+               'without --enable-pkgconfig make install installs no cpucycles.pc (%d, %s)'
+               % (code, pcs))
 
 
 def files_under(root):
@@ -107,11 +126,12 @@ def plant_foreign(cfg, destdir):
     return planted
 
 
-def uninstall(cfg, build, destdir, env, ours, result):
+def uninstall(cfg, build, destdir, env, ours, result, pcdir):
     """make uninstall takes out every file and link make install put, and
     nothing else (the directories may stay: other packages share them)."""
     foreign = plant_foreign(cfg, destdir)
-    code, out, err = run(['make', '-s', 'uninstall', 'DESTDIR=' + destdir], env=env, cwd=build)
+    code, out, err = run(['make', '-s', 'uninstall', 'DESTDIR=' + destdir, 'PKGCONFIGDIR=' + pcdir],
+                         env=env, cwd=build)
     result(code == 0, 'make uninstall DESTDIR=... succeeds (%s)' % err.strip()[-200:])
     left = files_under(destdir)
     result(ours and not (ours & left), 'make uninstall removes all %d files make install put (left: %s)'

@@ -91,8 +91,10 @@ def write_debian(debian, tree, version):
     date = email.utils.format_datetime(datetime.datetime.now(datetime.timezone.utc))
     files = {
         'control': CONTROL,
+        # cpucycles.pc is installed when asked (upstream installs none)
         'rules': '#!/usr/bin/make -f\nexport DEB_BUILD_MAINT_OPTIONS = hardening=+all\n'
-                 '%:\n\tdh $@\n',
+                 '%:\n\tdh $@\n\noverride_dh_auto_configure:\n'
+                 '\tdh_auto_configure -- --enable-pkgconfig\n',
         'changelog': 'libcpucycles (%s) unstable; urgency=medium\n\n'
                      '  * Built by make test-distros from a scratch debian/ directory.\n\n'
                      ' -- %s  %s\n' % (version, MAINTAINER, date),

@@ -254,6 +254,32 @@ static void faults(void)
   expect(&w, "another signal", "fault-signal", e, 0, 0);
 }
 
+/* FreeBSD's account of the same faults: the system's, through hwpmc,
+   never Linux's settings nor a permission; an open instruction's fault
+   reads as anywhere else. */
+static void faults_freebsd(void)
+{
+  static const unsigned char granted_by[] = {
+    CPUCYCLES_ACCESS_MODULE, CPUCYCLES_ACCESS_EVENT, CPUCYCLES_ACCESS_ALL,
+    CPUCYCLES_ACCESS_RDPMC, CPUCYCLES_ACCESS_RDPMC_ALL,
+  };
+  struct cpucycles_why w;
+  size_t i;
+  for (i = 0; i < sizeof granted_by; ++i) {
+    w = faulted(granted_by[i] >= CPUCYCLES_ACCESS_RDPMC ? SIGBUS : SIGILL, granted_by[i], 0);
+    w.system = CPUCYCLES_WHY_FREEBSD;
+    expect(&w, "FreeBSD's fault of a counter a grant would open",
+           granted_by[i] >= CPUCYCLES_ACCESS_RDPMC ? "fault-sigbus" : "fault-sigill",
+           "does not use hwpmc", "it is the system's, not a permission", 0);
+    CHECK(!strstr(line, "sysctl kernel.") && !strstr(line, "/sys/") &&
+              !strstr(line, "cpucycles-open"),
+          "FreeBSD's line (access %d) names none of Linux's settings (%s)", granted_by[i], line);
+  }
+  w = faulted(SIGILL, CPUCYCLES_ACCESS_OPEN, 0);
+  w.system = CPUCYCLES_WHY_FREEBSD;
+  expect(&w, "FreeBSD's fault of an open instruction", "fault-sigill", "forbids it", 0, 0);
+}
+
 static void readings_and_rates(void)
 {
   struct cpucycles_why w;
@@ -425,6 +451,7 @@ int main(void)
   kernel_answers();
   setups();
   faults();
+  faults_freebsd();
   readings_and_rates();
   cut();
   unmapped = mmap(0, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
+"""sources.py: which files of cpucycles/ and command/ each operating system
+builds besides the counters, said once. configure writes the lists into
+config.mk, where build.mk (GNU make) reads them, and into the portable
+Makefile it writes for any make (portable.py).
+
+Import it after setting sys.dont_write_bytecode (see tables.py)."""
+import collections
+
+# core:   the library's files (cpucycles/<name>.c) besides the counters, in
+#         link order.
+# info:   cpucycles-info's parts beside its main (command/<name>.c).
+# bins:   the OS's programs of its own (command/<name>.c, linked alone).
+# elf:    its objects and shared library are ELF, linked as portable.py
+#         and elf-shared.mk do; macOS and Windows have GNU make's rules
+#         alone.
+OsFiles = collections.namedtuple('OsFiles', 'core info bins elf')
+
+# What every system's library has, in link order; GUARD and PREBOUND are
+# the signal guard and the pointers to libc's functions, which Windows
+# replaces (its exception guard needs no libc pointers).
+COMMON = ['api', 'select', 'rate', 'scale', 'extend32', 'anchor', 'GUARD', 'osclock', 'parse',
+          'cpuinfo', 'persecond', 'readfile', 'chosen', 'chosen32', 'PREBOUND', 'why', 'tscrate']
+INFO = ['words', 'sysfile', 'cpus', 'x86id', 'trust', 'trustfreq', 'trusttopo', 'trustkernel',
+        'crosscore', 'crossreport']
+
+
+def _core(extra, guard='guard', prebound='prebound'):
+    names = [{'GUARD': guard, 'PREBOUND': prebound}.get(n, n) for n in COMMON]
+    return [n for n in names if n] + extra
+
+
+OSES = {
+    'linux': OsFiles(_core(['os-linux', 'os-linux-why', 'perf']), INFO, ['cpucycles-open'], True),
+    'posix': OsFiles(_core(['os-posix']), INFO, [], True),
+    'macos': OsFiles(_core(['os-macos']), INFO, [], False),
+    # The cross-core measurement's threads are POSIX threads, which MinGW
+    # gets from winpthread's DLL: cpucycles-info says it is not here.
+    'windows': OsFiles(_core(['os-windows'], guard='guard-windows', prebound=''),
+                       INFO[:-2], [], False),
+}
