@@ -23,8 +23,9 @@ working tree):
             files copied out of build/0/package into pkgdir
   conda     "$CC $CFLAGS -fwrapv -fvisibility=hidden" in compilers/default,
             configure, make, make install, the static library removed
-  hosts     configure takes upstream's machine names for --host and its
-            --noclean, --darwin, --nodarwin
+  hosts     configure takes upstream's machine names for --host (another
+            CPU's, without cross compilers on the PATH, fails in one line
+            naming what to install) and its --noclean, --darwin, --nodarwin
 
 Each recipe's steps run as nobody when the tier runs as root (its own
 HOME, the copy given to it), so that an install that ignores DESTDIR or
@@ -73,10 +74,10 @@ def under(prefix, files):
     return {os.path.join(prefix, f) for f in files}
 
 
-def package_checks(case, root, flags, tree=None, pie=False):
+def package_checks(case, root, flags, tree=None, pie=False, lib='lib'):
     """The program and flags checks on an installed tree root (bin, lib,
     include); the archive from the build tree when the package has none."""
-    lib = os.path.join(root, 'lib')
+    lib = os.path.join(root, lib)
     so = os.path.join(lib, 'libcpucycles.so.1')
     a = os.path.join(lib, 'libcpucycles.a')
     if not os.path.exists(a) and tree:
@@ -91,10 +92,10 @@ def package_checks(case, root, flags, tree=None, pie=False):
                       for p in (so, a, info) if os.path.exists(p)])
 
 
-def check_linked(case, usr):
+def check_linked(case, usr, lib='lib'):
     """The recipe's link flags (-z now, -z relro) reached the links of
     libcpucycles.so.1 and cpucycles-info."""
-    for path in (os.path.join(usr, 'lib', 'libcpucycles.so.1'),
+    for path in (os.path.join(usr, lib, 'libcpucycles.so.1'),
                  os.path.join(usr, 'bin', 'cpucycles-info')):
         if not os.path.exists(path):
             continue
@@ -190,10 +191,8 @@ def case_rpm(case):
                                                            ' '.join(sorted(files))))
     case.check_files(root, {f.lstrip('/') for fs in wanted.values() for f in fs}, 'the packages')
     usr = os.path.join(root, 'usr')
-    if os.path.isdir(os.path.join(usr, 'lib64')) and not os.path.exists(os.path.join(usr, 'lib')):
-        os.symlink('lib64', os.path.join(usr, 'lib'))  # for the checks' lib/
-    package_checks(case, usr, flags, pie=True)
-    check_linked(case, usr)
+    package_checks(case, usr, flags, pie=True, lib='lib64')
+    check_linked(case, usr, lib='lib64')
 
 
 # ---------------------------------------------------------------- homebrew
@@ -335,21 +334,40 @@ def native_names():
             'i686': {'i386', 'i686'}}.get(m, {m})
 
 
+def without_cross_compilers(case):
+    """A PATH like the case's, but without the cross compilers installed
+    here (GNU triplet-named tools, clang, zig): what a machine without
+    them sees."""
+    bindir = os.path.join(case.dir, 'nocross')
+    os.makedirs(bindir)
+    for d in case.env()['PATH'].split(':'):
+        for name in os.listdir(d) if os.path.isdir(d) else []:
+            if re.match(r'.*-(linux|w64|elf|none)[-\w]*-|clang|zig', name) or \
+                    os.path.lexists(os.path.join(bindir, name)):
+                continue
+            os.symlink(os.path.join(d, name), os.path.join(bindir, name))
+    return bindir
+
+
 def case_hosts(case):
     """configure alone (no make): a native machine name configures the
-    same build as no --host; a foreign one configures a cross build when
-    its compiler is here, and otherwise fails in one line that names what
-    to install; upstream's --noclean, --darwin and --nodarwin are taken."""
+    same build as no --host; a foreign one, with no cross compiler on the
+    PATH, fails in one line that names what to install (or configures a
+    cross build with a compiler that builds for it, never the native
+    build); upstream's --noclean, --darwin and --nodarwin are taken."""
     need('cc')
     tree = case.copy()
+    nocross = case.env(PATH=without_cross_compilers(case))
     case.hand_over()
     case.must('./configure', tree)
     native = os.readlink(os.path.join(tree, 'build', '0'))
     for name in HOST_NAMES:
-        status, out = case.sh('./configure --host=%s 2>&1 >/dev/null' % name, tree)
+        foreign = name not in native_names()
+        status, out = case.sh('./configure --host=%s 2>&1 >/dev/null' % name, tree,
+                              env=nocross if foreign else None)
         errors = [l for l in out.splitlines() if l.strip()]
         built = os.readlink(os.path.join(tree, 'build', '0')) if status == 0 else None
-        if name in native_names():
+        if not foreign:
             if status != 0:
                 case.problems.append('--host=%s (this machine) failed: %s' % (
                     name, errors[-1] if errors else 'exit %d' % status))
@@ -358,7 +376,7 @@ def case_hosts(case):
                                      % (name, built, native))
         elif status != 0:
             if len(errors) != 1 or re.search(r'unknown', errors[0], re.I) or \
-                    not re.search(r'install|package', errors[0]):
+                    not re.search(r'\binstall|\bpackage\b', errors[0]):
                 case.problems.append('--host=%s: not one line naming what to install: %s' % (
                     name, ' | '.join(errors)[:200]))
         elif built == native:
