@@ -101,7 +101,7 @@ class Writer:
                       % n)
         self.libraries(v)
         self.programs(v, files)
-        self.installing(v, files, pkg_libs)
+        self.installing(v, files)
         self.rule('clean', [], 'rm -rf obj cpucycles/*.o package')
         self.rule('.PHONY', ['default', 'all', 'install', 'uninstall', 'clean'])
         return ''.join(self.lines)
@@ -119,6 +119,8 @@ class Writer:
         self.rule(target, [source, 'Makefile'], '@mkdir -p %s' % os.path.dirname(target), command)
 
     def counter(self, target, source, define, static=False):
+        """A counter's object, named for its one symbol (build.mk's and
+        archive.mk's counter rules)."""
         if static:
             command = ('$(CC) $(CPUCYCLES_CFLAGS) $(SECTION_CFLAGS) $(CPPFLAGS) $(COUNTER_OPT) '
                        '$(CFLAGS) $(STATIC_FLAGS) $(INC) %s -c %s -o $@' % (define, source))
@@ -180,7 +182,7 @@ class Writer:
         return ['package/man/man%s/%s' % (p[-1], p) for p in pages
                 if p.endswith('.3') or (p.endswith('.1') and p[:-2] in progs)]
 
-    def installing(self, v, files, pkg_libs):
+    def installing(self, v, files):
         shared = 'libcpucycles.so.1 libcpucycles.so' if v['SHARED'] != 'no' else ''
         env = ('CPUCYCLES_PROGRAMS="%s" CPUCYCLES_STATIC=%s CPUCYCLES_SHARED="%s" '
                'CPUCYCLES_PKGCONFIG="$(PKGCONFIGDIR)"'

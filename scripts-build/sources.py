@@ -33,6 +33,9 @@ def _core(extra, guard='guard', prebound='prebound'):
 OSES = {
     'linux': OsFiles(_core(['os-linux', 'os-linux-why', 'perf']), INFO, ['cpucycles-open'], True),
     'posix': OsFiles(_core(['os-posix']), INFO, [], True),
+    # the CPUs, pinning and timecounter lines of cpucycles-info, from
+    # cpuset(2) and sysctl
+    'freebsd': OsFiles(_core(['os-freebsd']), INFO + ['cpusbsd', 'trustbsd'], [], True),
     'macos': OsFiles(_core(['os-macos']), INFO, [], False),
     # The cross-core measurement's threads are POSIX threads, which MinGW
     # gets from winpthread's DLL: cpucycles-info says it is not here.

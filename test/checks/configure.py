@@ -198,7 +198,7 @@ def hosts(scratch, result):
     """Host names of CPUs and systems configure has nothing of its own for."""
     conf = load_configure(scratch, 'configure_under_test')
     for name, want in (('alpha-linux-gnu', ('alpha', 'linux')), ('hppa-linux-gnu', ('hppa', 'linux')),
-                       ('x86_64-unknown-freebsd14.1', ('amd64', 'posix')),
+                       ('x86_64-unknown-freebsd14.1', ('amd64', 'freebsd')),
                        ('i686-gnu', ('x86', 'posix')), ('x86_64-linux-gnux32', ('x32', 'linux')),
                        ('aarch64-unknown-netbsd', ('arm64', 'posix'))):
         host, triplet, cross, os_name = conf.resolve_host(name)
