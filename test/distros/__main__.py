@@ -28,12 +28,10 @@ or `<case>: FAIL <why>`; a case that cannot run here prints `skip <case>:
 failure. Usage: python3 test/distros [CASE...]; CPUCYCLES_DISTROS_JOBS cases at a
 time (default 2). Each case's log is build/distros/<case>.log.
 """
-import concurrent.futures
 import os
 import re
 import shlex
 import shutil
-import signal
 import subprocess
 import sys
 import tarfile
@@ -42,8 +40,8 @@ import time
 import traceback
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from case import (CaseError, Case, Skip, clean_copy, clean_env, snapshot,  # noqa: E402
-                  tracked_files, LOGS, SRC, STOP)
+from case import (CaseError, Case, Skip, clean_copy, clean_env, run_pool,  # noqa: E402
+                  snapshot, tracked_files, LOGS, SRC)
 from chroot import cases_trixie, mounted_under  # noqa: E402
 from deb import case_deb  # noqa: E402
 
@@ -228,33 +226,19 @@ def main(argv):
     os.chmod(work, 0o755)
     jobs = max(1, int(os.environ.get('CPUCYCLES_DISTROS_JOBS', '2')))
     todo = [(n, fn) for n, fn in groups(readme) if set(n) & set(wanted)]
-    verdicts = []
-    # killed, the cases start no other step and still unmount what they
-    # mounted (in their finally) before the work directory goes
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    pool = concurrent.futures.ThreadPoolExecutor(jobs)
-    try:
-        futures = [pool.submit(run_group, n, fn, wanted, work) for n, fn in todo]
-        for future in futures:
-            for name, line, verdict in future.result():
-                print(line, flush=True)
-                verdicts.append(verdict)
-    except BaseException:
-        STOP.set()
-        print('test/distros: interrupted', flush=True)
-        raise
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+
+    def cleanup():
         if mounted_under(work):
             print('test/distros: %s still has mounts; left in place' % work)
         elif not os.environ.get('CPUCYCLES_DISTROS_KEEP'):
             subprocess.run(['chmod', '-R', 'u+w', work])
             subprocess.run(['rm', '-rf', '--one-file-system', work])
-    passed, failed = verdicts.count('pass'), verdicts.count('fail')
-    if verdicts.count('skip'):
-        print('%d skipped' % verdicts.count('skip'))
-    print('%d passed, %d failed' % (passed, failed))
-    return 1 if failed else 0
+    # each group's [(name, line, verdict)] without the names
+    tasks = [lambda n=n, fn=fn: [r[1:] for r in run_group(n, fn, wanted, work)]
+             for n, fn in todo]
+    # the cases unmount what they mounted (in their finally) before the
+    # work directory goes
+    return run_pool(tasks, jobs, 'test/distros', cleanup)
 
 
 if __name__ == '__main__':

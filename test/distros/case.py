@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 """case.py: what every case of test/distros is made of: a clean copy of
 the tree, a log, shell steps whose output is kept, and the suite's count."""
+import concurrent.futures
 import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -169,3 +171,32 @@ def snapshot(tree):
             st = os.lstat(path)
             seen[os.path.relpath(path, tree)] = (st.st_mode, st.st_size, st.st_mtime_ns)
     return seen
+
+
+def run_pool(tasks, jobs, label, cleanup):
+    """Runs tasks (each a function -> [(line, verdict)], verdict 'pass',
+    'fail' or 'skip') jobs at a time and prints their lines in order, then
+    `N passed, M failed` over them; cleanup() runs once they are done or
+    interrupted. -> the exit status: 1 on any failure. Killed, the tasks
+    start no other step (STOP) and their own finally clauses still run."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    verdicts = []
+    pool = concurrent.futures.ThreadPoolExecutor(jobs)
+    try:
+        futures = [pool.submit(task) for task in tasks]
+        for future in futures:
+            for line, verdict in future.result():
+                print(line, flush=True)
+                verdicts.append(verdict)
+    except BaseException:
+        STOP.set()
+        print('%s: interrupted' % label, flush=True)
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        cleanup()
+    passed, failed = verdicts.count('pass'), verdicts.count('fail')
+    if verdicts.count('skip'):
+        print('%d skipped' % verdicts.count('skip'))
+    print('%d passed, %d failed' % (passed, failed))
+    return 1 if failed else 0
