@@ -10,49 +10,49 @@ START_BIN = bench/bin/startup bench/bin/start-none bench/bin/start-empty bench/b
 
 bench/bin/bench: $(SRC)/bench/bench.c $(SRC)/bench/child.c $(SRC)/bench/child.h \
                  $(SRC)/bench/stats.c $(SRC)/bench/stats.h $(SRC)/bench/floor.h $(LIBINT) \
-                 config.mk
+                 config.stamp
 	@mkdir -p $(@D)
 	$(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(INC) -o $@ \
 	  $(SRC)/bench/bench.c $(SRC)/bench/child.c $(SRC)/bench/stats.c $(LIBINT) $(LDFLAGS)
 
 bench/bin/first: $(SRC)/bench/first.c $(SRC)/bench/stats.c $(SRC)/bench/stats.h \
-                 $(LIBSO) $(LIBLINK) config.mk
+                 $(LIBSO) $(LIBLINK) config.stamp
 	@mkdir -p $(@D)
 	$(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) -I$(PKG)/include -o $@ \
 	  $(SRC)/bench/first.c $(SRC)/bench/stats.c -L$(PKG)/lib -lcpucycles $(BUILD_RPATH) $(LDFLAGS)
 
 # The first call's floor, which bench runs from beside first: it reaches
 # the table of counters to read the chosen one.
-bench/bin/floor: $(SRC)/bench/floor.c $(SRC)/bench/stats.c $(SRC)/bench/stats.h $(LIBINT) config.mk
+bench/bin/floor: $(SRC)/bench/floor.c $(SRC)/bench/stats.c $(SRC)/bench/stats.h $(LIBINT) config.stamp
 	@mkdir -p $(@D)
 	$(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(INC) -o $@ \
 	  $(SRC)/bench/floor.c $(SRC)/bench/stats.c $(LIBINT) $(LDFLAGS)
 
 # The first cpucycles_persecond(): its own program, which runs itself.
 bench/bin/persecond: $(SRC)/bench/persecond.c $(SRC)/bench/child.c $(SRC)/bench/child.h \
-                     $(SRC)/bench/stats.c $(SRC)/bench/stats.h $(LIBSO) $(LIBLINK) config.mk
+                     $(SRC)/bench/stats.c $(SRC)/bench/stats.h $(LIBSO) $(LIBLINK) config.stamp
 	@mkdir -p $(@D)
 	$(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) -I$(PKG)/include -o $@ $(SRC)/bench/persecond.c \
 	  $(SRC)/bench/child.c $(SRC)/bench/stats.c -L$(PKG)/lib -lcpucycles $(BUILD_RPATH) $(LDFLAGS)
 
-bench/bin/startup: $(SRC)/bench/startup.c $(SRC)/bench/stats.c $(SRC)/bench/stats.h config.mk
+bench/bin/startup: $(SRC)/bench/startup.c $(SRC)/bench/stats.c $(SRC)/bench/stats.h config.stamp
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $(SRC)/bench/startup.c $(SRC)/bench/stats.c $(LDFLAGS)
 
-bench/bin/start-none: $(SRC)/bench/start.c config.mk
+bench/bin/start-none: $(SRC)/bench/start.c config.stamp
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LDFLAGS)
 
-bench/lib/libempty.so: $(SRC)/bench/empty.c config.mk
+bench/lib/libempty.so: $(SRC)/bench/empty.c config.stamp
 	@mkdir -p $(@D)
 	$(CC) -fPIC $(CFLAGS) -shared -o $@ $< $(LDFLAGS)
 
-bench/bin/start-empty: $(SRC)/bench/start.c bench/lib/libempty.so config.mk
+bench/bin/start-empty: $(SRC)/bench/start.c bench/lib/libempty.so config.stamp
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -DWITH_EMPTY -o $@ $< -Lbench/lib -lempty -Wl,-rpath,$(CURDIR)/bench/lib \
 	  $(LDFLAGS)
 
-bench/bin/start-lib: $(SRC)/bench/start.c $(LIBSO) $(LIBLINK) config.mk
+bench/bin/start-lib: $(SRC)/bench/start.c $(LIBSO) $(LIBLINK) config.stamp
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -DWITH_LIBRARY -I$(PKG)/include -o $@ $< -L$(PKG)/lib -lcpucycles \
 	  $(BUILD_RPATH) $(LDFLAGS)

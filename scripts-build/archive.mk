@@ -49,15 +49,15 @@ $(STATIC_COUNTER_OBJ): STATIC_FIRST = $(COUNTER_OPT)
 STATIC_OBJ = $(STATIC_CORE_OBJ) cpucycles/options.o $(STATIC_COUNTER_OBJ)
 LOCALIZE = $(if $(filter mips%,$(HOST)),,--localize-hidden)
 
-$(STATIC_CORE_OBJ): cpucycles/%.o: $(SRC)/cpucycles/%.c config.mk
+$(STATIC_CORE_OBJ): cpucycles/%.o: $(SRC)/cpucycles/%.c config.stamp
 	@mkdir -p $(@D)
 	$(STATIC_COMPILE) $(SIZE_CFLAGS) -DCPUCYCLES_VERSION='"$(VERSION)"' -c $< -o $@
 
-cpucycles/options.o: options.c config.mk
+cpucycles/options.o: options.c config.stamp
 	@mkdir -p $(@D)
 	$(STATIC_COMPILE) $(SIZE_CFLAGS) -c $< -o $@
 
-$(STATIC_COUNTER_OBJ): cpucycles/%.o: $(SRC)/cpucycles/%.c config.mk
+$(STATIC_COUNTER_OBJ): cpucycles/%.o: $(SRC)/cpucycles/%.c config.stamp
 	@mkdir -p $(@D)
 	$(STATIC_COMPILE) -DCOUNTER=cpucycles_counter_$(subst -,_,$*) -c $< -o $@
 

@@ -63,18 +63,24 @@ all: $(PKG_LIBS) $(PKG)/include/cpucycles.h $(PKG_BIN) $(MAN) $(PKG)/lib/pkgconf
 default: all
 
 # configure's inputs: when one changes, config.status runs configure again
-# as it was run. Everything compiled depends on the configuration.
+# as it was run, keeping the objects (--noclean). Everything compiled
+# depends on config.stamp, which configure rewrites only when what is
+# compiled in changed (the version, the counters, the directories, the
+# OS's files), not for a new compiler line alone: a recipe that writes
+# another line into compilers/default, removes some objects and asks for
+# one package file gets that file made with the new line, and the others
+# left as they were, as with upstream's build.
 CONFIGURE_INPUTS = $(SRC)/configure $(SRC)/version $(SRC)/cpucycles/options \
-                   $(SRC)/scripts-build/tables.py \
+                   $(SRC)/scripts-build/tables.py $(SRC)/scripts-build/sources.py \
                    $(wildcard $(SRC)/compilers/*) $(wildcard $(SRC)/scripts-build/os-*.mk)
 config.mk: $(CONFIGURE_INPUTS)
 	@test -f config.status || { echo "$(CURDIR): configured by an older configure;" \
 	  "run configure again" >&2; exit 1; }
 	sh config.status
 
-# configure writes kinds.h beside config.mk; should it go missing alone,
-# configure writes it again.
-kinds.h:
+# configure writes kinds.h and config.stamp beside config.mk; should one
+# go missing alone, configure writes it again.
+kinds.h config.stamp:
 	sh config.status
 
 # Size: all but the counters runs once a process (the selection, the
@@ -93,11 +99,11 @@ kinds.h:
 SIZE_CFLAGS = $(if $(filter -O0 -Og -fsanitize=%,$(CFLAGS)),,$(or $(SIZE_OPT),-Os))
 SECTION_CFLAGS = -ffunction-sections -fdata-sections
 
-obj/%.o: $(SRC)/cpucycles/%.c config.mk
+obj/%.o: $(SRC)/cpucycles/%.c config.stamp
 	$(CC) $(CPUCYCLES_CFLAGS) $(SECTION_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(SIZE_CFLAGS) $(INC) \
 	  -DCPUCYCLES_VERSION='"$(VERSION)"' $(DEPFLAGS) -c $< -o $@
 
-obj/options.o: options.c config.mk
+obj/options.o: options.c config.stamp
 	$(CC) $(CPUCYCLES_CFLAGS) $(SECTION_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(SIZE_CFLAGS) $(INC) \
 	  $(DEPFLAGS) -c $< -o $@
 
@@ -108,7 +114,7 @@ obj/options.o: options.c config.mk
 # the same cycles, gcc 12 on amd64, 2026-11-24), and the rest runs once;
 # gcc 12's amd64 library is 128 bytes smaller. Before CFLAGS, so that an
 # alignment CFLAGS ask for holds (gcc's -O levels do not undo it).
-obj/counter-%.o: $(SRC)/cpucycles/%.c config.mk
+obj/counter-%.o: $(SRC)/cpucycles/%.c config.stamp
 	$(CC) $(CPUCYCLES_CFLAGS) $(SECTION_CFLAGS) $(CPPFLAGS) $(COUNTER_OPT) $(CFLAGS) $(INC) \
 	  -DCOUNTER=cpucycles_counter_$(subst -,_,$*) $(DEPFLAGS) -c $< -o $@
 
@@ -136,13 +142,13 @@ INFO_LIB = $(if $(filter no,$(STATIC)),$(LIBINT),$(LIBA))
 # library, so test/info links them alone.
 INFO_OBJ = $(INFO_PARTS:%=obj/command-%.o)
 
-obj/command-%.o: $(SRC)/command/%.c config.mk
+obj/command-%.o: $(SRC)/command/%.c config.stamp
 	$(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 # kinds.h: each counter's kind, which configure writes from cpucycles/options.
 # -pthread: the cross-core measurement's two threads.
 $(PKG)/bin/cpucycles-info$(EXE): $(SRC)/command/cpucycles-info.c $(INFO_OBJ) $(INFO_LIB) \
-                           $(PKG)/include/cpucycles.h $(wildcard $(SRC)/command/*.h) kinds.h config.mk
+                           $(PKG)/include/cpucycles.h $(wildcard $(SRC)/command/*.h) kinds.h config.stamp
 	@mkdir -p $(@D)
 	$(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(STATIC_DEFS) -I$(PKG)/include -I. -I$(SRC)/command \
 	  -o $@ $< $(INFO_OBJ) $(INFO_LIB) $(THREAD_FLAGS) $(LDFLAGS)

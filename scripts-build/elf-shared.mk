@@ -18,7 +18,7 @@ BUILD_LIBENV =
 BIND_AT_LOAD = -Wl,-z,now
 EXPORTS = $(SRC)/scripts-build/exports.map
 
-$(LIBSO): $(LIB_OBJ) $(EXPORTS) config.mk
+$(LIBSO): $(LIB_OBJ) $(EXPORTS) config.stamp
 	@mkdir -p $(@D)
 	$(CC) $(CPUCYCLES_CFLAGS) $(CFLAGS) -shared -pthread -Wl,--gc-sections $(SO_LINK_FLAGS) \
 	  -Wl,-soname,libcpucycles.so.1 -Wl,--version-script=$(EXPORTS) -o $@ $(LIB_OBJ) $(LDFLAGS)

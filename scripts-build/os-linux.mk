@@ -15,6 +15,6 @@ include $(SRC)/scripts-build/elf-shared.mk
 include $(SRC)/scripts-build/archive.mk
 
 # Needs nothing of the library: it only changes kernel settings.
-$(PKG)/bin/cpucycles-open: $(SRC)/command/cpucycles-open.c config.mk
+$(PKG)/bin/cpucycles-open: $(SRC)/command/cpucycles-open.c config.stamp
 	@mkdir -p $(@D)
 	$(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LDFLAGS)

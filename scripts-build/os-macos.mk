@@ -22,7 +22,7 @@ BUILD_LIBENV = DYLD_LIBRARY_PATH=$(CURDIR)/$(PKG)/lib
 BIND_AT_LOAD =
 INSTALL_NAME = $(or $(LIBDIR),$(PREFIX)/lib)/libcpucycles.1.dylib
 
-$(LIBSO): $(LIB_OBJ) config.mk
+$(LIBSO): $(LIB_OBJ) config.stamp
 	@mkdir -p $(@D)
 	$(CC) $(CPUCYCLES_CFLAGS) $(CFLAGS) -dynamiclib -Wl,-install_name,$(INSTALL_NAME) \
 	  -Wl,-compatibility_version,1.0.0 -Wl,-current_version,1.0.0 -o $@ $(LIB_OBJ) $(LDFLAGS)

@@ -34,7 +34,7 @@ SHARED_LINK = $(LIBLINK)
 # making it import libgcc_s_seh-1.dll, which a user would have to ship.
 # zig's clang links its compiler-rt statically and ignores the flag.
 # --gc-sections drops what nothing reaches from the five exports.
-$(LIBSO): $(LIB_OBJ) $(EXPORTS) config.mk
+$(LIBSO): $(LIB_OBJ) $(EXPORTS) config.stamp
 	@mkdir -p $(@D) $(dir $(LIBLINK))
 	$(CC) $(CPUCYCLES_CFLAGS) $(CFLAGS) -shared -static-libgcc -Wl,--gc-sections \
 	  -Wl,--out-implib,$(LIBLINK) -o $@ $(LIB_OBJ) $(EXPORTS) $(LDFLAGS)

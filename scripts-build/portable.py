@@ -95,7 +95,7 @@ class Writer:
             self.counter('obj/counter-%s.o' % n, source, define)
             self.counter('cpucycles/%s.o' % n, source, define, static=True)
         for n in files.info:
-            self.rule('obj/command-%s.o' % n, ['$(SRC)/command/%s.c' % n, 'Makefile'],
+            self.rule('obj/command-%s.o' % n, ['$(SRC)/command/%s.c' % n, 'config.stamp'],
                       '@mkdir -p obj',
                       '$(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) -c $(SRC)/command/%s.c -o $@'
                       % n)
@@ -116,7 +116,7 @@ class Writer:
         else:
             command = ('$(CC) $(CPUCYCLES_CFLAGS) $(SECTION_CFLAGS) $(CPPFLAGS) $(CFLAGS) '
                        '$(SIZE_CFLAGS) $(INC) %s-c %s -o $@' % (define, source))
-        self.rule(target, [source, 'Makefile'], '@mkdir -p %s' % os.path.dirname(target), command)
+        self.rule(target, [source, 'config.stamp'], '@mkdir -p %s' % os.path.dirname(target), command)
 
     def counter(self, target, source, define, static=False):
         """A counter's object, named for its one symbol (build.mk's and
@@ -127,7 +127,7 @@ class Writer:
         else:
             command = ('$(CC) $(CPUCYCLES_CFLAGS) $(SECTION_CFLAGS) $(CPPFLAGS) $(COUNTER_OPT) '
                        '$(CFLAGS) $(INC) %s -c %s -o $@' % (define, source))
-        self.rule(target, [source, 'Makefile'], '@mkdir -p %s' % os.path.dirname(target), command)
+        self.rule(target, [source, 'config.stamp'], '@mkdir -p %s' % os.path.dirname(target), command)
 
     def libraries(self, v):
         """The tests' archive, the static library (archive.mk: a partial
@@ -162,7 +162,7 @@ class Writer:
                   '-I$(SRC)/command -o $@ $(SRC)/command/cpucycles-info.c $(INFO_OBJ) %s '
                   '$(THREAD_FLAGS) $(LDFLAGS)' % info_lib)
         for b in files.bins:
-            self.rule('package/bin/%s' % b, ['$(SRC)/command/%s.c' % b, 'Makefile'],
+            self.rule('package/bin/%s' % b, ['$(SRC)/command/%s.c' % b, 'config.stamp'],
                       '@mkdir -p package/bin',
                       '$(CC) $(CPUCYCLES_CFLAGS) $(CPPFLAGS) $(CFLAGS) -o $@ $(SRC)/command/%s.c '
                       '$(LDFLAGS)' % b)

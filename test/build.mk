@@ -36,7 +36,7 @@ TEST_INC = -I$(SRC)/test/include
 # The tests reach inside the library: they link the archive that keeps
 # its internal symbols global. One pattern rule a folder.
 define TEST_RULE
-test/bin/%$$(EXE): $(SRC)/test/$(1)/%.c $$(LIBINT) config.mk
+test/bin/%$$(EXE): $(SRC)/test/$(1)/%.c $$(LIBINT) config.stamp
 	$$(TEST_DIRS)
 	$$(TEST_CC) $$(INC) $$(TEST_INC) $$(STATIC_DEFS) -o $$@ $$< $$(LIBINT) $$(THREAD_FLAGS) $$(LDFLAGS)
 endef
@@ -44,7 +44,7 @@ $(foreach d,$(filter-out info,$(TEST_FOLDERS)),$(eval $(call TEST_RULE,$(d))))
 
 # test/info: cpucycles-info's parts (command/), linked with them alone:
 # they use nothing of the library.
-test/bin/%$(EXE): $(SRC)/test/info/%.c $(INFO_OBJ) config.mk
+test/bin/%$(EXE): $(SRC)/test/info/%.c $(INFO_OBJ) config.stamp
 	$(TEST_DIRS)
 	$(TEST_CC) $(TEST_INC) -I$(SRC)/command -o $@ $< $(INFO_OBJ) $(THREAD_FLAGS) $(LDFLAGS)
 
@@ -54,12 +54,12 @@ LIBRARY_DEFS = -DEXPECTED_VERSION='"$(VERSION)"' -DCOUNTERS='"$(COUNTERS)"'
 # names the import library itself, since zig's linker takes
 # libcpucycles.a for -lcpucycles where GNU ld takes libcpucycles.dll.a.
 SHARED_LINK ?= -L$(PKG)/lib -lcpucycles
-test/bin/library-shared$(EXE): $(SRC)/test/unit/library.c $(LIBSO) $(LIBLINK) config.mk
+test/bin/library-shared$(EXE): $(SRC)/test/unit/library.c $(LIBSO) $(LIBLINK) config.stamp
 	$(TEST_DIRS)
 	$(TEST_CC) -I$(PKG)/include $(TEST_INC) $(LIBRARY_DEFS) -o $@ $< \
 	  $(SHARED_LINK) $(BUILD_RPATH) $(LDFLAGS)
 
-test/bin/library-static$(EXE): $(SRC)/test/unit/library.c $(LIBA) config.mk
+test/bin/library-static$(EXE): $(SRC)/test/unit/library.c $(LIBA) config.stamp
 	$(TEST_DIRS)
 	$(TEST_CC) -I$(PKG)/include $(TEST_INC) $(LIBRARY_DEFS) $(STATIC_DEFS) -o $@ $< $(LIBA) $(LDFLAGS)
 
@@ -67,12 +67,12 @@ test/bin/library-static$(EXE): $(SRC)/test/unit/library.c $(LIBA) config.mk
 # (the archive in a program linked to bind at load), and with the shared
 # library bound lazily, as it is linked, where the resolver runs on the
 # same stack.
-test/bin/stack-static: $(SRC)/test/firstcall/stack.c $(LIBA) config.mk
+test/bin/stack-static: $(SRC)/test/firstcall/stack.c $(LIBA) config.stamp
 	$(TEST_DIRS)
 	$(TEST_CC) -I$(PKG)/include $(TEST_INC) -DBOUND_AT_LOAD -o $@ $< $(LIBA) $(BIND_AT_LOAD) \
 	  $(LDFLAGS)
 
-test/bin/stack-shared: $(SRC)/test/firstcall/stack.c $(LIBSO) $(LIBLINK) config.mk
+test/bin/stack-shared: $(SRC)/test/firstcall/stack.c $(LIBSO) $(LIBLINK) config.stamp
 	$(TEST_DIRS)
 	$(TEST_CC) -I$(PKG)/include $(TEST_INC) -o $@ $< \
 	  -L$(PKG)/lib -lcpucycles $(BUILD_RPATH) $(LDFLAGS)
@@ -81,16 +81,16 @@ test/bin/stack-shared: $(SRC)/test/firstcall/stack.c $(LIBSO) $(LIBLINK) config.
 # plugin (outside test/bin, which test/run runs whole) the archive, with
 # the archive's symbols its own.
 test/bin/twocopies: $(SRC)/test/company/twocopies.c $(LIBSO) $(LIBLINK) $(PKG)/include/cpucycles.h \
-                    test/lib/plugin.so config.mk
+                    test/lib/plugin.so config.stamp
 	$(TEST_DIRS)
 	$(TEST_CC) -I$(PKG)/include $(TEST_INC) -o $@ $< -L$(PKG)/lib -lcpucycles $(BUILD_RPATH) \
 	  -ldl -pthread $(LDFLAGS)
 
-test/lib/plugin.so: $(SRC)/test/company/plugin.c $(LIBA) $(PKG)/include/cpucycles.h config.mk
+test/lib/plugin.so: $(SRC)/test/company/plugin.c $(LIBA) $(PKG)/include/cpucycles.h config.stamp
 	$(TEST_DIRS)
 	$(TEST_CC) -I$(PKG)/include -shared -o $@ $< $(LIBA) -Wl,--exclude-libs,ALL $(LDFLAGS)
 
-test/bin/open: $(SRC)/test/environment/open.c $(PKG)/bin/cpucycles-open config.mk
+test/bin/open: $(SRC)/test/environment/open.c $(PKG)/bin/cpucycles-open config.stamp
 	$(TEST_DIRS)
 	$(TEST_CC) $(TEST_INC) -DOPEN_BIN='"$(CURDIR)/$(PKG)/bin/cpucycles-open"' \
 	  -DEMULATOR='"$(RUN)"' -o $@ $< $(LDFLAGS)
