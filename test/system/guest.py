@@ -215,17 +215,13 @@ class Guest:
             out, err, part = [], [], None
             packed = set()  # the parts the agent sent gzipped (@@OUTZ, @@ERRZ)
             for line in body:
-                if line in ('@@OUT ' + ident, '@@OUTZ ' + ident):
-                    part = out
-                elif line in ('@@ERR ' + ident, '@@ERRZ ' + ident):
-                    part = err
+                word, _, rest = line.partition(' ')
+                if rest == ident and word in ('@@OUT', '@@OUTZ', '@@ERR', '@@ERRZ'):
+                    part = out if word.startswith('@@OUT') else err
+                    if word.endswith('Z'):
+                        packed.add(id(part))
                 elif part is not None and _is_base64(line):
                     part.append(line)
-                    continue
-                else:
-                    continue
-                if line.split()[0].endswith('Z'):
-                    packed.add(id(part))
             self.current = None
             return int(end.split()[2]), _decode(out, id(out) in packed), \
                 _decode(err, id(err) in packed)
