@@ -22,6 +22,8 @@ what each wrote and its status, and exits non-zero if any failed.
 import argparse
 import base64
 import ctypes
+import gzip
+import hashlib
 import json
 import os
 import queue
@@ -84,6 +86,8 @@ class Guest:
         self.margin = MARGIN
         # the request in the guest now, for a harness that gives up on it
         self.current = None
+        # files copied in by command(), by path: their contents' digests
+        self.uploaded = {}
         self.proc = None
         self.kernel_release = '?'
         self.packages = '?'
@@ -209,16 +213,18 @@ class Guest:
             end = self._wait(lambda l: l.startswith('@@STATUS %s ' % ident),
                              deadline - time.monotonic(), name, body, timeout)
             out, err, part = [], [], None
+            packed = set()  # the parts the agent sent gzipped (@@OUTZ, @@ERRZ)
             for line in body:
-                if line == '@@OUT ' + ident:
-                    part = out
-                elif line == '@@ERR ' + ident:
-                    part = err
+                word, _, rest = line.partition(' ')
+                if rest == ident and word in ('@@OUT', '@@OUTZ', '@@ERR', '@@ERRZ'):
+                    part = out if word.startswith('@@OUT') else err
+                    if word.endswith('Z'):
+                        packed.add(id(part))
                 elif part is not None and _is_base64(line):
                     part.append(line)
-            decode = lambda lines: base64.b64decode(''.join(lines)) if lines else b''  # noqa: E731
             self.current = None
-            return int(end.split()[2]), decode(out), decode(err)
+            return int(end.split()[2]), _decode(out, id(out) in packed), \
+                _decode(err, id(err) in packed)
         finally:
             self.lock.release()
 
@@ -235,7 +241,9 @@ class Guest:
     def command(self, argv, env=None, user=None, timeout=600, shell=False):
         """argv run in the guest -> (status, stdout, stderr). A program or
         a library directory that is not in the initramfs (installed.py
-        builds one on the fly) is copied in first, to the same path."""
+        builds one on the fly) is copied in first, to the same path,
+        compressed, unless the same bytes went to that path earlier in
+        this boot; a link to a file beside it is made a link there."""
         env = {k: v for k, v in (env or {}).items()
                if k.startswith(FORWARDED) and k not in NOT_FORWARDED}
         lines = ['cd /tmp', 'export HOME=/tmp']
@@ -243,13 +251,26 @@ class Guest:
         for d in env.get('LD_LIBRARY_PATH', '').split(':'):
             if d and os.path.isdir(d):  # what the loader may open: no archives
                 uploads += [os.path.join(d, n) for n in sorted(os.listdir(d)) if '.so' in n]
+        sent = {}
         for path in uploads:
             if not os.path.isabs(path) or self.shipped(path) or not os.path.isfile(path):
                 continue
+            target = os.readlink(path) if os.path.islink(path) else None
+            if target and '/' not in target and os.path.join(os.path.dirname(path), target) in uploads:
+                # libcpucycles.so -> libcpucycles.so.1: the link, not a second copy
+                lines.append('ln -sf %s %s' % (shlex.quote(target), shlex.quote(path)))
+                continue
             with open(path, 'rb') as f:
-                data = base64.encodebytes(f.read()).decode()
+                raw = f.read()
+            digest = hashlib.sha256(raw).hexdigest()
+            if self.uploaded.get(path) == digest:
+                continue  # there already, from an earlier request of this boot
+            sent[path] = digest
+            # compressed: the console carries a few KB a second
+            data = base64.encodebytes(gzip.compress(raw, 9, mtime=0)).decode()
             lines += ['mkdir -p %s' % shlex.quote(os.path.dirname(path)),
-                      "base64 -d > %s <<'@@EOF'\n%s@@EOF" % (shlex.quote(path), data),
+                      "base64 -d <<'@@EOF' | gunzip > %s || exit 125\n%s@@EOF" % (
+                          shlex.quote(path), data),
                       'chmod 755 %s' % shlex.quote(path)]
         for key, value in sorted(env.items()):
             lines.append('export %s=%s' % (key, shlex.quote(value)))
@@ -262,7 +283,10 @@ class Guest:
         lines.append('exec timeout -s KILL %d %s' % (timeout, run))
         what = '%s as %s' % (' '.join(argv)[:120] if shell else ' '.join(
             [os.path.basename(argv[0])] + list(argv[1:]))[:120], user or 'root')
-        return self.script('\n'.join(lines) + '\n', timeout + self.margin, what)
+        reply = self.script('\n'.join(lines) + '\n', timeout + self.margin, what)
+        if reply[0] != 125:  # 125: an upload failed (or the program said so: sent again)
+            self.uploaded.update(sent)
+        return reply
 
     def off(self):
         if self.proc and self.proc.poll() is None and not self.gone:
@@ -314,6 +338,17 @@ def _die_with_parent():
     interrupted), so no guest outlives its harness."""
     PR_SET_PDEATHSIG = 1
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def _decode(lines, packed):
+    """One part of a reply: base64 lines, of gzip data where packed."""
+    data = base64.b64decode(''.join(lines)) if lines else b''
+    if packed and data:
+        try:
+            return gzip.decompress(data)
+        except (OSError, EOFError) as e:
+            return ('(the guest\'s compressed output did not unpack: %s)\n' % e).encode()
+    return data
 
 
 def _is_base64(line):

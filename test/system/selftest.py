@@ -10,7 +10,9 @@ waited for ever (the check's own watchdog says so), answered without
 killing the guest, or sent a request faster than the agent asks for it.
 Also checked: client.py gives up on a server that never replies, and
 test/system/run kills a scenario's whole process group, and a worker
-past its limit while the next guest still runs.
+past its limit while the next guest still runs; and the list of what the
+later scenarios leave out (test/system/run's ONCE) names only programs
+and checks that exist.
 """
 import contextlib
 import io
@@ -74,9 +76,15 @@ while True:
     script = base64.b64decode(''.join(payload)).decode()
     if 'HANG' in script:
         time.sleep(3600)
-    say('@@OUT ' + ident)
-    say(base64.b64encode(('%d chunks %s %d bytes\n' % (
-        asked, 'early' if early else 'in step', len(script))).encode()).decode())
+    text = ('%d chunks %s %d bytes\n' % (asked, 'early' if early else 'in step',
+                                         len(script))).encode()
+    if 'PACKED' in script:  # the agent's gzipped reply, as test/system/init sends it
+        import gzip
+        say('@@OUTZ ' + ident)
+        say(base64.b64encode(gzip.compress(b'packed ' + text)).decode())
+    else:
+        say('@@OUT ' + ident)
+        say(base64.b64encode(text).decode())
     say('@@ERR ' + ident)
     say('@@STATUS %s %d' % (ident, 7 if 'exit 7' in script else 0))
 '''
@@ -134,6 +142,12 @@ def check_guest(t, work):
         t.result(status == 0 and words[2:4] == ['in', 'step'] and int(words[0]) > 1,
                  'a 30 KB upload goes a chunk at a time, each after the agent asks (%r, status %d)'
                  % (out.decode().strip(), status))
+    value, error, took = within(60, g.command, [big])
+    t.result(error is None and value != 'hung' and int(value[1].decode().split()[0]) == 1,
+             'the same file again is not sent again (%r)' % (error or value[1].decode().strip()))
+    value, error, took = within(60, g.command, ['echo PACKED'], None, None, 5, True)
+    t.result(error is None and value != 'hung' and value[1].decode().startswith('packed 1 chunks'),
+             'a gzipped reply comes back unpacked (%r)' % (error or value,))
     value, error, took = within(60, g.command, ['exit 7'], None, None, 5, True)
     t.result(error is None and value != 'hung' and value[0] == 7,
              "a command's exit status comes back (%r)" % (error or value,))
@@ -225,8 +239,35 @@ def check_run(t, work):
              % (tally.passed, tally.failed, tally.rows))
 
 
+def check_once(t):
+    """Every name in test/system/run's ONCE is a test program the build
+    makes or a module of test/checks, and says why it cannot depend on a
+    scenario; COUNTERS_ONLY names programs, none of them in ONCE; every
+    scenario still runs something."""
+    run = load_run()
+    # test/build.mk builds library.c and stack.c twice each, and plugin.c
+    # as a shared object outside test/bin
+    programs = (set(tools.test_sources()) - {'library', 'stack', 'plugin'}) | {
+        'library-shared', 'library-static', 'stack-shared', 'stack-static'}
+    checks = {'checks/' + os.path.basename(p)[:-3] for p in
+              os.listdir(os.path.join(os.path.dirname(HERE), 'checks')) if p.endswith('.py')}
+    unknown = sorted(n for n in run.ONCE if n not in programs | checks)
+    t.result(not unknown, 'ONCE names only test programs and checks (unknown: %s)' % unknown)
+    bare = sorted(n for n, why in run.ONCE.items() if len(why.split()) < 2)
+    t.result(not bare, 'each name in ONCE has its reason (without: %s)' % bare)
+    unknown = sorted(n for n in run.COUNTERS_ONLY if n not in programs)
+    t.result(not unknown, 'COUNTERS_ONLY names only test programs (unknown: %s)' % unknown)
+    both = sorted(set(run.ONCE) & set(run.COUNTERS_ONLY))
+    t.result(not both, 'no name is in both ONCE and COUNTERS_ONLY (%s)' % both)
+    every = sorted(programs - set(run.ONCE) - set(run.COUNTERS_ONLY)
+                   - set(tools.linux_only(name='WINDOWS_ONLY')))
+    t.result(len(every) >= 5, 'every scenario still runs the tests of what root or a setting '
+             'allows (%s)' % ' '.join(every))
+
+
 def main():
     t = tools.Tally()
+    check_once(t)
     with tempfile.TemporaryDirectory(prefix='cpucycles-selftest.') as work:
         check_guest(t, work)
         check_client(t, work)
