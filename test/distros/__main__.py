@@ -205,8 +205,11 @@ def clear_stale_mounts(tmp):
 
 
 def main(argv):
-    wanted = argv or NAMES
-    unknown = [n for n in wanted if n not in NAMES]
+    # NAME picks a case, -NAME leaves one out of the others
+    left_out = [n[1:] for n in argv if n.startswith('-')]
+    picked = [n for n in argv if not n.startswith('-')]
+    wanted = [n for n in picked or NAMES if n not in left_out]
+    unknown = [n for n in picked + left_out if n not in NAMES]
     if unknown:
         sys.stderr.write('test/distros: unknown case %s (cases: %s)\n'
                          % (' '.join(unknown), ' '.join(NAMES)))
