@@ -12,7 +12,6 @@ way; these are the quick checks.
 """
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
@@ -151,4 +150,3 @@ def portable(t, scratch, configure, plain):
     code, out, err = run([bmake, 'test'], scratch, plain)
     result(code != 0 and len(err.strip().splitlines()) == 1 and 'GNU make' in err,
            'bmake test says in one line that the tests need GNU make (%d, %r)' % (code, err))
-    subprocess.run(['rm', '-rf', stage])
