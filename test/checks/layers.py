@@ -41,17 +41,24 @@ def library_objects(build, src):
     return found
 
 
-def symbols(nm, path, *flags):
-    """The symbol names nm lists with these flags (POSIX format)."""
-    p = subprocess.run(nm + ['-P', '-g'] + list(flags) + [path], stdout=subprocess.PIPE,
+def symbols(nm, objects, *flags):
+    """{object: the symbol names nm lists for it with these flags} (POSIX
+    format), in one run of nm for them all: -A puts each object's path
+    before its lines."""
+    paths = sorted(objects.values())
+    p = subprocess.run(nm + ['-A', '-P', '-g'] + list(flags) + paths, stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, universal_newlines=True)
     if p.returncode != 0:
         raise OSError('%s: %s' % (' '.join(nm), p.stderr.strip() or 'failed'))
-    names = set()
+    of_path = {path: o for o, path in objects.items()}
+    names = {o: set() for o in objects}
     for line in p.stdout.splitlines():
-        fields = line.split()
-        if fields and not fields[0].endswith(':'):
-            names.add(fields[0])
+        path, sep, rest = line.rpartition(': ')
+        fields = rest.split()
+        if sep and path in of_path and fields:
+            names[of_path[path]].add(fields[0])
+        elif line.strip():
+            raise OSError('%s: a line of no object asked for: %r' % (' '.join(nm), line))
     return names
 
 
@@ -148,8 +155,8 @@ def check(t):
     nm = (t.cfg.get('NM') or 'nm').split()
     macho = t.cfg.get('OS') == 'macos'
     try:
-        defined = {o: symbols(nm, p, '--defined-only') for o, p in objects.items()}
-        used = {o: symbols(nm, p, '-u') for o, p in objects.items()}
+        defined = symbols(nm, objects, '--defined-only')
+        used = symbols(nm, objects, '-u')
     except OSError as e:
         t.skip('layers: cannot list the symbols of the objects: %s' % e)
         return
