@@ -10,7 +10,7 @@ README and this tier cannot drift apart), then the suite:
   trixie       a Debian 13 chroot (debootstrap --variant=minbase from the
                archive this machine's apt uses, verified with its keyring,
                cached), after README's apt-get line and man-db, as root
-  trixie-user  the same chroot, as an unprivileged user
+  trixie-user  the same chroot, as an unprivileged user, beside trixie
   debflags     Debian's flags: dpkg-buildflags with hardening=+all and
                optimize=+lto, exported; nm on libcpucycles.a
   clang        CC=clang; nm on libcpucycles.a
@@ -21,6 +21,10 @@ README and this tier cannot drift apart), then the suite:
   dist         `make dist`, unpacked elsewhere without git, README there
   deb          a debhelper package of the tree (a scratch debian/ written
                here; the project ships none), its suite, and lintian
+
+The suite's checks of configure run in trixie-user and clang (and in
+README's run on the machine); the other cases leave them out (case.py,
+CONFIGURE_CHECKS says why).
 
 One line per case: `<case>: N passed, M failed, K skipped` from the suite,
 or `<case>: FAIL <why>`; a case that cannot run here prints `skip <case>:
@@ -40,7 +44,7 @@ import time
 import traceback
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from case import (CaseError, Case, Skip, clean_copy, clean_env, run_pool,  # noqa: E402
+from case import (CONFIGURE_CHECKS, CaseError, Case, Skip, clean_copy, clean_env, run_pool,  # noqa: E402
                   snapshot, tracked_files, LOGS, SRC)
 from chroot import cases_trixie, mounted_under  # noqa: E402
 from deb import case_deb  # noqa: E402
@@ -100,7 +104,7 @@ def case_readonly(case, readme):
     build = os.path.join(case.dir, 'b')
     os.makedirs(build)
     try:
-        case.readme(build, commands, cwd=build)
+        case.readme(build, commands, cwd=build, env=clean_env(**CONFIGURE_CHECKS))
     finally:
         after = snapshot(src)
         subprocess.run(['chmod', '-R', 'u+w', src], check=True)
@@ -141,7 +145,8 @@ def case_dist(case, readme):
     tree = os.path.join(unpacked, name)
     if os.path.isdir(tree):
         # no git above it either
-        case.readme(tree, readme[1], env=clean_env(GIT_CEILING_DIRECTORIES=unpacked))
+        case.readme(tree, readme[1],
+                    env=clean_env(GIT_CEILING_DIRECTORIES=unpacked, **CONFIGURE_CHECKS))
 
 
 def head_commit():
@@ -160,9 +165,11 @@ def groups(readme):
     return [
         (['machine'], one(case_machine)),
         (['trixie', 'trixie-user'], lambda cases: cases_trixie(cases, readme)),
-        (['debflags'], one(case_flags, prefix=DEBFLAGS + ' && ', tools=['dpkg-buildflags'])),
+        (['debflags'], one(case_flags, prefix=DEBFLAGS + ' && ', env=clean_env(**CONFIGURE_CHECKS),
+                           tools=['dpkg-buildflags'])),
         (['clang'], one(case_flags, env=clean_env(CC='clang'), tools=['clang'])),
-        (['musl'], one(case_flags, env=clean_env(CC='musl-gcc'), tools=['musl-gcc'])),
+        (['musl'], one(case_flags, env=clean_env(CC='musl-gcc', **CONFIGURE_CHECKS),
+                       tools=['musl-gcc'])),
         (['readonly'], one(case_readonly)),
         (['dist'], one(case_dist)),
         (['deb'], one(case_deb)),

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(SRC, 'test'))
@@ -21,6 +22,18 @@ STEP_TIMEOUT = 1800
 SCRUB = ['MAKEFLAGS', 'MFLAGS', 'MAKELEVEL', 'CC', 'CFLAGS', 'CPPFLAGS', 'LDFLAGS', 'CXX',
          'CXXFLAGS', 'AR', 'NM', 'RANLIB', 'OBJCOPY', 'DEB_BUILD_MAINT_OPTIONS',
          'DEB_BUILD_OPTIONS', 'DESTDIR']
+# The suite's checks of configure's logic: its arguments, upstream's build
+# interface and the builds it sets up, each in scratch copies of the tree.
+# What they judge is configure's output and what the makes write; it
+# depends on Python, the makes, the shell, the user and the compiler's
+# driver. README's run on the machine has them with root, trixie-user
+# with Debian 13's Python, make and gcc, unprivileged, and clang with
+# the other compiler; the other cases change what the library is built
+# with or from (a C library, flags, a read-only or unpacked source, a
+# package), which their own build and the rest of the suite judge, and
+# leave these out (test/run's CPUCYCLES_TEST_OMIT): they were two thirds
+# of each case's time.
+CONFIGURE_CHECKS = {'CPUCYCLES_TEST_OMIT': 'checks/configure checks/configure_build checks/upstream'}
 # Set when the run is interrupted: no case starts another step.
 STOP = threading.Event()
 
@@ -60,10 +73,12 @@ class Case:
         else:
             self.log.write('\n$ (cd %s && %s)\n' % (cwd, command))
         self.log.flush()
+        start = time.monotonic()
         status, out = tools.output(argv, cwd=None if wrap else cwd, env=env or clean_env(),
                                    timeout=timeout, stdin=subprocess.DEVNULL)
         self.log.write(out)
-        self.log.write('[exit status %d]\n' % status)
+        # the time, for doc/testing.md's CI table
+        self.log.write('[exit status %d, %.1f s]\n' % (status, time.monotonic() - start))
         self.log.flush()
         return status, out
 

@@ -3,6 +3,7 @@
 with debootstrap (--variant=minbase, from the archive this machine's apt
 uses, verified with its keyring), kept as a tar file in the cache, and
 unpacked fresh for each run; /proc, /sys and /dev mounted while it runs."""
+import concurrent.futures
 import fcntl
 import os
 import shutil
@@ -10,7 +11,7 @@ import subprocess
 import sys
 import time
 
-from case import CaseError, Skip, clean_copy, SRC
+from case import CONFIGURE_CHECKS, CaseError, Skip, clean_copy, SRC
 
 sys.path.insert(0, os.path.join(SRC, 'test', 'system'))
 import fetch  # noqa: E402  (the archive this machine's apt uses)
@@ -73,11 +74,12 @@ class Mounts:
             raise CaseError('could not unmount %s' % left)
 
 
-def chroot_argv(root, user=None):
+def chroot_argv(root, user=None, env=None):
     argv = ['chroot'] + (['--userspec=' + user] if user else []) + [root]
     return argv + ['/usr/bin/env', '-i', 'PATH=' + CHROOT_PATH, 'LANG=C.UTF-8',
                    'DEBIAN_FRONTEND=noninteractive',
-                   'HOME=' + ('/tmp/user' if user else '/root')]
+                   'HOME=' + ('/tmp/user' if user else '/root')] + \
+        ['%s=%s' % kv for kv in sorted((env or {}).items())]
 
 
 def copy_resolver(root):
@@ -134,8 +136,10 @@ def chroot_from_cache(case, apt_line, dest):
 
 
 def cases_trixie(cases, readme):
-    """trixie as root, then trixie-user, in one fresh chroot."""
+    """trixie as root and trixie-user, side by side in one fresh chroot,
+    each in a source tree of its own."""
     root_case, user_case = cases
+    first = root_case or user_case
     if os.geteuid() != 0:
         raise Skip('the chroot needs root')
     for tool in ('debootstrap', 'chroot', 'mount'):
@@ -144,16 +148,26 @@ def cases_trixie(cases, readme):
     if not os.path.exists(fetch.KEYRING):
         raise Skip('no %s (debian-archive-keyring)' % fetch.KEYRING)
     apt_line, commands = readme
-    root = os.path.join(root_case.dir, 'root')
-    chroot_from_cache(root_case, apt_line, root)
-    with Mounts(root, root_case.log):
+    root = os.path.join(first.dir, 'root')
+    chroot_from_cache(first, apt_line, root)
+    with Mounts(root, first.log):
         # README's root part, as README says, on the cached chroot: it
         # brings README's packages up to date with the archive
-        root_case.must(apt_line, '/', wrap=chroot_argv(root))
-        clean_copy(os.path.join(root, 'root', 'src'))
-        root_case.readme('/root/src', commands, wrap=chroot_argv(root))
+        first.must(apt_line, '/', wrap=chroot_argv(root))
+        runs = []
+        if root_case:
+            clean_copy(os.path.join(root, 'root', 'src'))
+            # the configure checks run as trixie-user, unprivileged
+            runs.append(lambda: root_case.readme(
+                '/root/src', commands,
+                wrap=chroot_argv(root, env=CONFIGURE_CHECKS if user_case else None)))
         if user_case:
             home = os.path.join(root, 'tmp', 'user')
             clean_copy(os.path.join(home, 'src'))
             subprocess.run(['chown', '-R', NOBODY, home], check=True)
-            user_case.readme('/tmp/user/src', commands, wrap=chroot_argv(root, NOBODY))
+            runs.append(lambda: user_case.readme('/tmp/user/src', commands,
+                                                 wrap=chroot_argv(root, NOBODY)))
+        # both before the mounts go; result() raises what a run raised
+        with concurrent.futures.ThreadPoolExecutor(len(runs)) as pool:
+            for future in [pool.submit(run) for run in runs]:
+                future.result()
