@@ -17,6 +17,7 @@ and checks that exist.
 import contextlib
 import io
 import os
+import re
 import socket
 import sys
 import tempfile
@@ -259,6 +260,18 @@ def check_once(t):
     t.result(not unknown, 'COUNTERS_ONLY names only test programs (unknown: %s)' % unknown)
     both = sorted(set(run.ONCE) & set(run.COUNTERS_ONLY))
     t.result(not both, 'no name is in both ONCE and COUNTERS_ONLY (%s)' % both)
+    # HOST_ONLY: checks the cross builds skip already (NATIVE), which run
+    # nothing in a guest; their names are nowhere else
+    native = set()
+    for name in checks:
+        with open(os.path.join(os.path.dirname(HERE), name + '.py')) as f:
+            if re.search(r'^NATIVE = True$', f.read(), re.M):
+                native.add(name)
+    odd = sorted(set(run.HOST_ONLY) - native)
+    t.result(run.HOST_ONLY and not odd, 'HOST_ONLY names only checks of the native build '
+             '(NATIVE = True), which run nothing in a guest (others: %s)' % odd)
+    both = sorted(set(run.HOST_ONLY) & (set(run.ONCE) | set(run.COUNTERS_ONLY)))
+    t.result(not both, 'no name of HOST_ONLY is in ONCE or COUNTERS_ONLY (%s)' % both)
     every = sorted(programs - set(run.ONCE) - set(run.COUNTERS_ONLY)
                    - set(tools.linux_only(name='WINDOWS_ONLY')))
     t.result(len(every) >= 5, 'every scenario still runs the tests of what root or a setting '
