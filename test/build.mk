@@ -93,7 +93,7 @@ test/lib/plugin.so: $(SRC)/test/company/plugin.c $(LIBA) $(PKG)/include/cpucycle
 test/bin/open: $(SRC)/test/environment/open.c $(PKG)/bin/cpucycles-open config.stamp
 	$(TEST_DIRS)
 	$(TEST_CC) $(TEST_INC) -DOPEN_BIN='"$(CURDIR)/$(PKG)/bin/cpucycles-open"' \
-	  -DEMULATOR='"$(RUN)"' -o $@ $< $(LDFLAGS)
+	  -o $@ $< $(LDFLAGS)
 
 test: all $(TEST_BIN)
 	python3 $(SRC)/test/run .

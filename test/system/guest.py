@@ -10,7 +10,7 @@ test/run puts before every program), one at a time.
 
 From the command line, for trying a build in a guest by hand:
 
-  python3 test/system/guest.py --arch arm64 --build build/system-arm64 \\
+  python3 test/system/guest.py --arch arm64 --build build/cross-arm64 \\
       --cmd 'echo 1 > /proc/sys/kernel/perf_user_access' \\
       --cmd '$BUILD/package/bin/cpucycles-info' --user user --cmd 'id'
 
