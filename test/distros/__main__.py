@@ -31,6 +31,9 @@ or `<case>: FAIL <why>`; a case that cannot run here prints `skip <case>:
 <reason>`. Last, `N passed, M failed` over the cases; exit 1 on any
 failure. Usage: python3 test/distros [CASE...]; CPUCYCLES_DISTROS_JOBS cases at a
 time (default 2). Each case's log is build/distros/<case>.log.
+`python3 test/distros --prepare` only makes the Debian 13 chroot's cached
+tar when the trixie cases would make it first (.ci/run, while README's
+commands run).
 """
 import os
 import re
@@ -46,7 +49,7 @@ import traceback
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from case import (CONFIGURE_CHECKS, CaseError, Case, Skip, clean_copy, clean_env, run_pool,  # noqa: E402
                   snapshot, tracked_files, LOGS, SRC)
-from chroot import cases_trixie, mounted_under  # noqa: E402
+from chroot import cache_dir, cached_chroot, cases_trixie, fetch, mounted_under  # noqa: E402
 from deb import case_deb  # noqa: E402
 
 DEBFLAGS = ('eval "$(DEB_BUILD_MAINT_OPTIONS=\'hardening=+all optimize=+lto\' '
@@ -211,7 +214,35 @@ def clear_stale_mounts(tmp):
             subprocess.run(['umount', '-R', '-l', point], stderr=subprocess.DEVNULL)
 
 
+def prepare(readme):
+    """--prepare: the Debian 13 chroot's cached tar, made now if the
+    trixie cases would make it first (so that a caller can make it while
+    it does other work). -> exit status."""
+    if os.geteuid() != 0 or not shutil.which('debootstrap') or not os.path.exists(fetch.KEYRING):
+        print('test/distros --prepare: nothing made: it needs root, debootstrap and %s'
+              % fetch.KEYRING)
+        return 0
+    work = tempfile.mkdtemp(prefix='cpucycles-distros-%d-' % os.getpid())
+    # the log beside the cache: the tree may be a fresh clone whose
+    # README commands run meanwhile, and build/ is theirs to make
+    os.makedirs(cache_dir(), exist_ok=True)
+    case = Case('prepare', work, logs=cache_dir())
+    try:
+        tarball = cached_chroot(case, readme[0])
+    except CaseError as e:
+        print('test/distros --prepare: FAIL %s (%s)' % (e, case.log.name))
+        return 1
+    finally:
+        case.log.close()
+        shutil.rmtree(work, ignore_errors=True)
+    print('test/distros --prepare: %s' % tarball)
+    return 0
+
+
 def main(argv):
+    if argv == ['--prepare']:
+        with open(os.path.join(SRC, 'README.md')) as f:
+            return prepare(readme_try_it(f.read()))
     # NAME picks a case, -NAME leaves one out of the others
     left_out = [n[1:] for n in argv if n.startswith('-')]
     picked = [n for n in argv if not n.startswith('-')]

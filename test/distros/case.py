@@ -54,11 +54,11 @@ def clean_env(**extra):
 class Case:
     """One case's work directory, log and step results."""
 
-    def __init__(self, name, work):
+    def __init__(self, name, work, logs=LOGS):
         self.name = name
         self.dir = os.path.join(work, name)
         os.makedirs(self.dir)
-        self.log = open(os.path.join(LOGS, name + '.log'), 'w')
+        self.log = open(os.path.join(logs, name + '.log'), 'w')
         self.problems = []
         self.suite = None  # (passed, failed, skipped) of the last suite run
 

@@ -118,9 +118,10 @@ def make_chroot(case, apt_line, tarball):
     shutil.rmtree(root)
 
 
-def chroot_from_cache(case, apt_line, dest):
-    """A fresh chroot in dest from the cached tar, made first when there is
-    none or it is older than CPUCYCLES_DISTROS_MAX_DAYS (14)."""
+def cached_chroot(case, apt_line, then=None):
+    """The cached tar of the chroot, made first when there is none or it is
+    older than CPUCYCLES_DISTROS_MAX_DAYS (14); then(tarball), if given,
+    runs before another run may make it anew."""
     cache = cache_dir()
     os.makedirs(cache, exist_ok=True)
     tarball = os.path.join(cache, SUITE + '.tar')
@@ -130,8 +131,17 @@ def chroot_from_cache(case, apt_line, dest):
         if not os.path.exists(tarball) or time.time() - os.path.getmtime(tarball) > max_age:
             case.log.write('making the %s chroot in %s\n' % (SUITE, tarball))
             make_chroot(case, apt_line, tarball)
+        if then:
+            then(tarball)
+    return tarball
+
+
+def chroot_from_cache(case, apt_line, dest):
+    """A fresh chroot in dest from the cached tar (cached_chroot)."""
+    def unpack(tarball):
         os.makedirs(dest)
         subprocess.run(['tar', '-xpf', tarball, '--numeric-owner', '-C', dest], check=True)
+    cached_chroot(case, apt_line, unpack)
     copy_resolver(dest)
 
 

@@ -198,3 +198,30 @@ def guest_files(arch, machine, log):
     with open(stamp, 'w') as f:
         f.write(described + '\n')
     return kernel, busybox, described
+
+
+def main(argv):
+    """python3 test/system/fetch.py [ARCH...]: the guests' kernels and
+    busybox into the cache, nothing else (what make test-system fetches
+    first; .ci/run has it done while README's commands run). One line a
+    guest; exit 1 when one could not be had."""
+    import sys
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import machines
+    failed = 0
+    for arch in argv or machines.DEFAULT:
+        if arch not in machines.MACHINES:
+            print('fetch: %s: no such guest (guests: %s)' % (arch, ' '.join(machines.ORDER)))
+            failed += 1
+            continue
+        with open(os.devnull, 'w') as log:
+            try:
+                print('fetch: %s: %s' % (arch, guest_files(arch, machines.MACHINES[arch], log)[2]))
+            except (FetchError, OSError, subprocess.CalledProcessError) as e:
+                print('fetch: %s: FAIL %s' % (arch, e))
+                failed += 1
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    raise SystemExit(main(__import__('sys').argv[1:]))
