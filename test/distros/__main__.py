@@ -22,8 +22,8 @@ README and this tier cannot drift apart), then the suite:
   deb          a debhelper package of the tree (a scratch debian/ written
                here; the project ships none), its suite, and lintian
 
-The suite's checks of configure run in trixie-user and clang (and in
-README's run on the machine); the other cases leave them out (case.py,
+The suite's checks of configure run in trixie-user (and in README's run
+on the machine); the other cases leave them out (case.py,
 CONFIGURE_CHECKS says why).
 
 One line per case: `<case>: N passed, M failed, K skipped` from the suite,
@@ -170,7 +170,8 @@ def groups(readme):
         (['trixie', 'trixie-user'], lambda cases: cases_trixie(cases, readme)),
         (['debflags'], one(case_flags, prefix=DEBFLAGS + ' && ', env=clean_env(**CONFIGURE_CHECKS),
                            tools=['dpkg-buildflags'])),
-        (['clang'], one(case_flags, env=clean_env(CC='clang'), tools=['clang'])),
+        (['clang'], one(case_flags, env=clean_env(CC='clang', **CONFIGURE_CHECKS),
+                        tools=['clang'])),
         (['musl'], one(case_flags, env=clean_env(CC='musl-gcc', **CONFIGURE_CHECKS),
                        tools=['musl-gcc'])),
         (['readonly'], one(case_readonly)),
