@@ -9,6 +9,7 @@ be linked the way it asked (libcpucycles.so.1 needed, or not), and run.
 A cross build configures both tools for the cross compiler (and Meson for
 the emulator); where a tool is missing its checks are skipped, and said so.
 """
+import concurrent.futures
 import os
 import shlex
 import shutil
@@ -48,6 +49,9 @@ def check(cfg, prefix, destdir, env, program, result, skip):
     # against the library takes both (a sanitizer's flags, -m32)
     cc = shlex.split(cfg['CC']) + shlex.split(cfg.get('CFLAGS', ''))
     cross = bool(prefix)
+    # CMake's two projects one after the other, Meson's beside them (each
+    # tool's files in work/ are its own): host tools, half the wait
+    jobs = {}
     for tool, build, needs in (('cmake', cmake, ['cmake']), ('meson', meson, ['meson', 'ninja'])):
         missing = [t for t in needs if not shutil.which(t)]
         for static in (False, True):
@@ -60,15 +64,24 @@ def check(cfg, prefix, destdir, env, program, result, skip):
                 skip('%s: configure was told --disable-%s' % (what, 'static' if static else 'shared'))
                 continue
             out = os.path.join(work, '%s-%s' % (tool, 'static' if static else 'shared'))
-            binary, log = build(cfg, cc, cross, prefix, destdir, env, work, out, static)
-            if binary is None and tool == 'meson' and ZIG_LINKER in log:
-                skip('%s: this Meson does not recognise zig cc\'s linker (-Wl,--version says '
-                     '"zig ld"), so it cannot set the project up' % what)
-                continue
-            if binary is None:
-                result(False, '%s (%s)' % (what, log))
-                continue
-            verify(cfg, prefix, destdir, binary, static, what, result)
+            jobs.setdefault(tool, []).append(
+                (what, static, lambda build=build, out=out, static=static:
+                 build(cfg, cc, cross, prefix, destdir, env, work, out, static)))
+
+    def in_turn(tool):
+        return [(what, static, make()) for what, static, make in jobs[tool]]
+    with concurrent.futures.ThreadPoolExecutor(max(1, len(jobs))) as pool:
+        done = [pool.submit(in_turn, tool) for tool in sorted(jobs)]
+        for future in done:
+            for what, static, (binary, log) in future.result():
+                if binary is None and ZIG_LINKER in log and 'Meson' in what:
+                    skip('%s: this Meson does not recognise zig cc\'s linker (-Wl,--version says '
+                         '"zig ld"), so it cannot set the project up' % what)
+                    continue
+                if binary is None:
+                    result(False, '%s (%s)' % (what, log))
+                    continue
+                verify(cfg, prefix, destdir, binary, static, what, result)
 
 
 def verify(cfg, prefix, destdir, binary, static, what, result):
