@@ -163,3 +163,30 @@ def tools(host, triplet, qemu, log):
         raise Unavailable('Debian 13 has no %s' % qemu)
     os.symlink(os.path.join(root, 'usr', 'bin', qemu), os.path.join(bindir, qemu))
     return bindir, os.path.join(root, 'usr', triplet)
+
+
+def main(argv):
+    """python3 test/trixie_cross.py --prepare [HOST...]: each host's chroot
+    (all of PACKAGES' by default) made now, when test-cross would make it
+    first; a line each, and exit 1 when one cannot be made. .ci/run has it
+    done while README's commands run."""
+    if not argv or argv[0] != '--prepare':
+        sys.stderr.write('usage: python3 test/trixie_cross.py --prepare [HOST...]\n')
+        return 2
+    failed = 0
+    for host in argv[1:] or sorted(PACKAGES):
+        if host not in PACKAGES:
+            print('trixie_cross: %s: not a host of Debian 13 alone (%s)' % (host, ' '.join(PACKAGES)))
+            failed += 1
+            continue
+        with open(os.devnull, 'w') as log:
+            try:
+                print('trixie_cross: %s: %s' % (host, root_for(host, log)))
+            except Unavailable as e:
+                print('trixie_cross: %s: not made: %s' % (host, e))
+                failed += 1
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
