@@ -69,12 +69,12 @@ def check(cfg, prefix, destdir, env, program, result, skip):
                  build(cfg, cc, cross, prefix, destdir, env, work, out, static)))
 
     def in_turn(tool):
-        return [(what, static, make()) for what, static, make in jobs[tool]]
+        return [(tool, what, static, make()) for what, static, make in jobs[tool]]
     with concurrent.futures.ThreadPoolExecutor(max(1, len(jobs))) as pool:
         done = [pool.submit(in_turn, tool) for tool in sorted(jobs)]
         for future in done:
-            for what, static, (binary, log) in future.result():
-                if binary is None and ZIG_LINKER in log and 'Meson' in what:
+            for tool, what, static, (binary, log) in future.result():
+                if binary is None and ZIG_LINKER in log and tool == 'meson':
                     skip('%s: this Meson does not recognise zig cc\'s linker (-Wl,--version says '
                          '"zig ld"), so it cannot set the project up' % what)
                     continue

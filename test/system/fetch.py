@@ -17,6 +17,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tarfile
 
 KEYRING = '/usr/share/keyrings/debian-archive-keyring.gpg'
@@ -205,7 +206,6 @@ def main(argv):
     busybox into the cache, nothing else (what make test-system fetches
     first; .ci/run has it done while README's commands run). One line a
     guest; exit 1 when one could not be had."""
-    import sys
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import machines
     failed = 0
@@ -224,4 +224,4 @@ def main(argv):
 
 
 if __name__ == '__main__':
-    raise SystemExit(main(__import__('sys').argv[1:]))
+    sys.exit(main(sys.argv[1:]))

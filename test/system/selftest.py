@@ -268,7 +268,7 @@ def check_once(t):
             if re.search(r'^NATIVE = True$', f.read(), re.M):
                 native.add(name)
     odd = sorted(set(run.HOST_ONLY) - native)
-    t.result(run.HOST_ONLY and not odd, 'HOST_ONLY names only checks of the native build '
+    t.result(bool(run.HOST_ONLY) and not odd, 'HOST_ONLY names only checks of the native build '
              '(NATIVE = True), which run nothing in a guest (others: %s)' % odd)
     both = sorted(set(run.HOST_ONLY) & (set(run.ONCE) | set(run.COUNTERS_ONLY)))
     t.result(not both, 'no name of HOST_ONLY is in ONCE or COUNTERS_ONLY (%s)' % both)
