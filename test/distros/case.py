@@ -61,6 +61,7 @@ class Case:
         self.log = open(os.path.join(logs, name + '.log'), 'w')
         self.problems = []
         self.suite = None  # (passed, failed, skipped) of the last suite run
+        self.failures = []  # the suite's first FAIL lines, for the case's line
 
     def sh(self, command, cwd, env=None, wrap=None, timeout=STEP_TIMEOUT):
         """Runs one shell command line; -> (status, output). wrap puts a
@@ -98,7 +99,7 @@ class Case:
                 line = 'cd %s && %s' % (shlex.quote(tree), line)
             status, out = self.sh(line, cwd or tree, env=env, wrap=wrap)
             if i == len(commands) - 1:
-                self.suite = suite_count(out)
+                self.count_suite(out)
             if status != 0:
                 self.problems.append("README's `%s` exited %d" % (command, status))
 
@@ -116,12 +117,19 @@ class Case:
         if missing:
             self.problems.append('nm: API names not defined: ' + ' '.join(missing))
 
+    def count_suite(self, out):
+        """Reads the suite's counts, and its first failing checks so that
+        the case's one line says what failed where only it is seen (CI)."""
+        self.suite = suite_count(out)
+        self.failures = [l[5:][:160] for l in out.splitlines() if l.startswith('FAIL ')][:3]
+
     def line(self):
         counts = ''
         if self.suite:
             counts = '%d passed, %d failed, %d skipped' % self.suite
             if self.suite[1]:
-                self.problems.insert(0, 'the suite failed')
+                self.problems.insert(0, 'the suite failed' + ''.join(
+                    ' | ' + f for f in self.failures))
         elif not self.problems:
             self.problems.append('no `N passed, M failed` line from the suite')
         where = ' (%s)' % os.path.relpath(self.log.name, SRC)

@@ -10,7 +10,7 @@ import re
 import shlex
 import shutil
 
-from case import CONFIGURE_CHECKS, CaseError, Skip, clean_copy, clean_env, suite_count, SRC
+from case import CONFIGURE_CHECKS, CaseError, Skip, clean_copy, clean_env, SRC
 
 # lintian tags that the scratch packaging written below draws, not the
 # source, so they are left out of the verdict (and listed in the log):
@@ -54,7 +54,7 @@ def case_deb(case, readme):
     if problem:
         case.problems.append(problem)
     status, out = case.sh('dpkg-buildpackage -us -uc -b', tree, env=clean_env(**CONFIGURE_CHECKS))
-    case.suite = suite_count(out)
+    case.count_suite(out)
     if status != 0:
         raise CaseError('dpkg-buildpackage exited %d' % status)
     debs = sorted(glob.glob(os.path.join(case.dir, '*.deb')))
