@@ -17,20 +17,28 @@ import shutil
 import tools
 from tools import last_lines, output as run
 
-CMAKE = '''cmake_minimum_required(VERSION 3.13)
+# One project per tool, its programs those of the libraries configure
+# built: user-shared linked with the shared library, user-static with the
+# static one (a configure run per tool, not per program, halves its time).
+CMAKE_HEAD = '''cmake_minimum_required(VERSION 3.13)
 project(user C)
 find_package(PkgConfig REQUIRED)
-if(STATIC)
-  # the imported target then resolves -lcpucycles to libcpucycles.a
-  set(CMAKE_FIND_LIBRARY_SUFFIXES .a)
-endif()
-pkg_check_modules(CPUCYCLES REQUIRED IMPORTED_TARGET cpucycles)
-add_executable(user user.c)
-target_link_libraries(user PRIVATE PkgConfig::CPUCYCLES)
+'''
+CMAKE_SHARED = '''pkg_check_modules(CPUCYCLES REQUIRED IMPORTED_TARGET cpucycles)
+add_executable(user-shared user.c)
+target_link_libraries(user-shared PRIVATE PkgConfig::CPUCYCLES)
+'''
+# after the shared program's lookup: from here on -lcpucycles resolves to
+# libcpucycles.a, for this second lookup's imported target
+CMAKE_STATIC = '''set(CMAKE_FIND_LIBRARY_SUFFIXES .a)
+pkg_check_modules(CPUCYCLES_STATIC REQUIRED IMPORTED_TARGET cpucycles)
+add_executable(user-static user.c)
+target_link_libraries(user-static PRIVATE PkgConfig::CPUCYCLES_STATIC)
 '''
 
-MESON = '''project('user', 'c')
-executable('user', 'user.c', dependencies: dependency('cpucycles', static: %s))
+MESON_HEAD = '''project('user', 'c')
+'''
+MESON_PROGRAM = '''executable('user-%s', 'user.c', dependencies: dependency('cpucycles', static: %s))
 '''
 
 # Meson's answer when it cannot tell what linker a compiler drives; 1.0
@@ -49,31 +57,28 @@ def check(cfg, prefix, destdir, env, program, result, skip):
     # against the library takes both (a sanitizer's flags, -m32)
     cc = shlex.split(cfg['CC']) + shlex.split(cfg.get('CFLAGS', ''))
     cross = bool(prefix)
-    # CMake's two projects one after the other, Meson's beside them (each
-    # tool's files in work/ are its own): host tools, half the wait
+    # CMake's project beside Meson's (each tool's files in work/ are its
+    # own): host tools, half the wait
     jobs = {}
     for tool, build, needs in (('cmake', cmake, ['cmake']), ('meson', meson, ['meson', 'ninja'])):
         missing = [t for t in needs if not shutil.which(t)]
+        wanted = []
         for static in (False, True):
             what = '%s project (%s) builds against the installed library and runs' % (
                 'a CMake' if tool == 'cmake' else 'a Meson', 'static' if static else 'shared')
             if missing:
                 skip('%s: %s is not installed' % (what, missing[0]))
-                continue
-            if cfg.get('STATIC' if static else 'SHARED') == 'no':
+            elif cfg.get('STATIC' if static else 'SHARED') == 'no':
                 skip('%s: configure was told --disable-%s' % (what, 'static' if static else 'shared'))
-                continue
-            out = os.path.join(work, '%s-%s' % (tool, 'static' if static else 'shared'))
-            jobs.setdefault(tool, []).append(
-                (what, static, lambda build=build, out=out, static=static:
-                 build(cfg, cc, cross, prefix, destdir, env, work, out, static)))
-
-    def in_turn(tool):
-        return [(tool, what, static, make()) for what, static, make in jobs[tool]]
+            else:
+                wanted.append((what, static))
+        if wanted:
+            out = os.path.join(work, tool + '-build')
+            jobs[tool] = pool_job(build, cfg, cc, cross, prefix, destdir, env, work, out, wanted)
     with concurrent.futures.ThreadPoolExecutor(max(1, len(jobs))) as pool:
-        done = [pool.submit(in_turn, tool) for tool in sorted(jobs)]
-        for future in done:
-            for tool, what, static, (binary, log) in future.result():
+        done = [(tool, pool.submit(job)) for tool, job in sorted(jobs.items())]
+        for tool, future in done:
+            for what, static, binary, log in future.result():
                 if binary is None and ZIG_LINKER in log and tool == 'meson':
                     skip('%s: this Meson does not recognise zig cc\'s linker (-Wl,--version says '
                          '"zig ld"), so it cannot set the project up' % what)
@@ -82,6 +87,17 @@ def check(cfg, prefix, destdir, env, program, result, skip):
                     result(False, '%s (%s)' % (what, log))
                     continue
                 verify(cfg, prefix, destdir, binary, static, what, result)
+
+
+def pool_job(build, *args):
+    """build(..., wanted) as a job for the pool: -> [(what, static, the
+    program or None, what went wrong)], one for each of wanted."""
+    *rest, wanted = args
+
+    def job():
+        built, log = build(*rest, [static for _, static in wanted])
+        return [(what, static, built.get(static), log) for what, static in wanted]
+    return job
 
 
 def verify(cfg, prefix, destdir, binary, static, what, result):
@@ -98,29 +114,47 @@ def verify(cfg, prefix, destdir, binary, static, what, result):
                                               last_lines(out, 1)))
 
 
-def cmake(cfg, cc, cross, prefix, destdir, env, work, out, static):
-    """-> (the built program or None, what went wrong)"""
-    with open(os.path.join(work, 'CMakeLists.txt'), 'w') as f:
-        f.write(CMAKE)
+def program_name(static):
+    return 'user-static' if static else 'user-shared'
+
+
+def cmake(cfg, cc, cross, prefix, destdir, env, work, out, variants):
+    """-> ({static: the built program}, what went wrong)"""
+    source = os.path.join(work, 'cmake-source')
+    os.makedirs(source)
+    shutil.copy(os.path.join(work, 'user.c'), source)
+    with open(os.path.join(source, 'CMakeLists.txt'), 'w') as f:
+        f.write(CMAKE_HEAD + ''.join(CMAKE_STATIC if static else CMAKE_SHARED
+                                     for static in sorted(variants)))
     # CC's own words follow the compiler (ARG1): CMake puts its -isystem
     # flags before CMAKE_C_FLAGS, and `zig cc` needs `cc` first
     words = shlex.split(cfg['CC'])
-    code, log = run(['cmake', '-S', work, '-B', out, '-DSTATIC=%s' % ('ON' if static else 'OFF'),
+    code, log = run(['cmake', '-S', source, '-B', out,
                      '-DCMAKE_C_COMPILER=' + words[0],
                      '-DCMAKE_C_COMPILER_ARG1=' + ' '.join(words[1:]),
                      '-DCMAKE_C_FLAGS=' + cfg.get('CFLAGS', ''),
                      '-DCMAKE_EXE_LINKER_FLAGS=' + cfg.get('LDFLAGS', '')], env=env)
     if code == 0:
         code, log = run(['cmake', '--build', out], env=env)
-    return (os.path.join(out, 'user') if code == 0 else None), last_lines(log)
+    return built(out, variants, code), last_lines(log)
 
 
-def meson(cfg, cc, cross, prefix, destdir, env, work, out, static):
-    source = os.path.join(work, 'meson-source-%s' % ('static' if static else 'shared'))
+def built(out, variants, code):
+    """{static: the program} of those the build made (none if it failed)."""
+    if code != 0:
+        return {}
+    return {s: os.path.join(out, program_name(s)) for s in variants
+            if os.path.exists(os.path.join(out, program_name(s)))}
+
+
+def meson(cfg, cc, cross, prefix, destdir, env, work, out, variants):
+    source = os.path.join(work, 'meson-source')
     os.makedirs(source)
     shutil.copy(os.path.join(work, 'user.c'), source)
     with open(os.path.join(source, 'meson.build'), 'w') as f:
-        f.write(MESON % ('true' if static else 'false'))
+        f.write(MESON_HEAD + ''.join(MESON_PROGRAM % ('static' if s else 'shared',
+                                                      'true' if s else 'false')
+                                     for s in sorted(variants)))
     args = ['meson', 'setup', out, source]
     env = dict(env, LDFLAGS=cfg.get('LDFLAGS', ''))
     if cross:
@@ -133,7 +167,7 @@ def meson(cfg, cc, cross, prefix, destdir, env, work, out, static):
     # Meson's own error line says more than the end of its output (where
     # the log file lies)
     said = [l.strip() for l in log.splitlines() if 'ERROR:' in l]
-    return (os.path.join(out, 'user') if code == 0 else None), said[-1] if said else last_lines(log)
+    return built(out, variants, code), said[-1] if said else last_lines(log)
 
 
 def cross_file(cfg, cc, prefix, destdir, env, work):
