@@ -381,11 +381,23 @@ int main(void)
           "precision 7 and are never read (%d reads)", counted_reads);
     CHECK(t3[1].precision == 0 && t3[2].precision == 0 && counted_released == 2,
           "untraced: they show precision 0 and are released (%d releases)", counted_released);
-    counted_reads = 0;
-    CHECK(cpucycles_select(three, 3, PERSECOND, 1, t3) == 0, "traced: the same choice");
-    CHECK(counted_reads >= 2000 && t3[1].precision >= 202 && t3[2].precision >= 200,
-          "traced: both are measured (%d reads, precisions %lld and %lld)", counted_reads,
-          t3[1].precision, t3[2].precision);
+    /* The clock of unknown rate gets a precision only once its rate,
+       measured against the OS clock, snaps to a ratio (rate.c): where the
+       OS clock is slow to read and the machine busy (qemu-sparc64 beside
+       another suite) the brackets can be too wide for that, and precision
+       0 is then the right answer. One traced selection in three must
+       measure both. */
+    {
+      int tries = 0, chose = -1;
+      do {
+        counted_reads = 0;
+        chose = cpucycles_select(three, 3, PERSECOND, 1, t3);
+      } while (++tries < 3 && chose == 0 && t3[2].precision == 0);
+      CHECK(chose == 0, "traced: the same choice");
+      CHECK(counted_reads >= 2000 && t3[1].precision >= 202 && t3[2].precision >= 200,
+            "traced: both are measured (%d reads, precisions %lld and %lld, %d tries)",
+            counted_reads, t3[1].precision, t3[2].precision, tries);
+    }
     CHECK(cpucycles_select(close, 2, PERSECOND, 0, t3) == 1 && t3[1].precision == 107,
           "untraced: an off-core counter that can beat precision 150 is measured and wins (%lld)",
           t3[1].precision);
