@@ -105,6 +105,50 @@ def config(path):
         return {}
 
 
+# test-cross's record that a build's whole suite passed, with the files it
+# ran: make test-system leaves what cannot differ on another kernel to it.
+SUITE_PASSED = os.path.join('test', 'suite-passed.json')
+
+
+def suite_files(build):
+    """{path under build: sha256} of what a suite runs: the test programs,
+    and the libraries and commands they load."""
+    import hashlib
+    found = {}
+    for sub in (os.path.join('test', 'bin'), os.path.join('package', 'lib'),
+                os.path.join('package', 'bin')):
+        top = os.path.join(build, sub)
+        for name in sorted(os.listdir(top)) if os.path.isdir(top) else []:
+            path = os.path.join(top, name)
+            if os.path.isfile(path):
+                with open(path, 'rb') as f:
+                    found[os.path.join(sub, name)] = hashlib.sha256(f.read()).hexdigest()
+    return found
+
+
+def record_suite(build, passed):
+    """After a suite of build: its record when it passed, none otherwise."""
+    import json
+    path = os.path.join(build, SUITE_PASSED)
+    if passed:
+        with open(path, 'w') as f:
+            json.dump(suite_files(build), f, indent=0, sort_keys=True)
+    elif os.path.exists(path):
+        os.remove(path)
+
+
+def suite_passed(build):
+    """Whether build's whole suite passed (record_suite) with exactly the
+    files it has now."""
+    import json
+    try:
+        with open(os.path.join(build, SUITE_PASSED)) as f:
+            recorded = json.load(f)
+    except (OSError, ValueError):
+        return False
+    return bool(recorded) and recorded == suite_files(build)
+
+
 class Tally:
     """Counts the checks of one run: each prints 'ok ...' or 'FAIL ...';
     one that cannot exercise its subject here prints 'skip ...' and is
