@@ -272,6 +272,17 @@ def check_once(t):
              '(NATIVE = True), which run nothing in a guest (others: %s)' % odd)
     both = sorted(set(run.HOST_ONLY) & (set(run.ONCE) | set(run.COUNTERS_ONLY)))
     t.result(not both, 'no name of HOST_ONLY is in ONCE or COUNTERS_ONLY (%s)' % both)
+    # EMULATED: a part of ONCE whose programs neither take a fault nor
+    # start a thread or a process (their sources say so), and checks
+    odd = sorted(set(run.EMULATED) - set(run.ONCE))
+    t.result(bool(run.EMULATED) and not odd, 'EMULATED names only what ONCE does (others: %s)' % odd)
+    sources = tools.test_sources()
+    busy = re.compile(r'\b(pthread_create|fork|vfork|raise|kill|sigaction|signal|'
+                      r'cpucycles_guard_\w+|cpucycles_select\w*)\s*\(')
+    moving = sorted(n for n in run.EMULATED if n in sources and
+                    busy.search(open(sources[n]).read()))
+    t.result(not moving, 'EMULATED\'s programs start no thread or process, install no handler '
+             'and make no selection (%s do)' % moving)
     every = sorted(programs - set(run.ONCE) - set(run.COUNTERS_ONLY)
                    - set(tools.linux_only(name='WINDOWS_ONLY')))
     t.result(len(every) >= 5, 'every scenario still runs the tests of what root or a setting '
