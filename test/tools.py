@@ -17,6 +17,8 @@ Import it from any driver with
 It writes no __pycache__ into the source tree.
 """
 import glob
+import hashlib
+import json
 import os
 import re
 import shlex
@@ -113,7 +115,6 @@ SUITE_PASSED = os.path.join('test', 'suite-passed.json')
 def suite_files(build):
     """{path under build: sha256} of what a suite runs: the test programs,
     and the libraries and commands they load."""
-    import hashlib
     found = {}
     for sub in (os.path.join('test', 'bin'), os.path.join('package', 'lib'),
                 os.path.join('package', 'bin')):
@@ -128,7 +129,6 @@ def suite_files(build):
 
 def record_suite(build, passed):
     """After a suite of build: its record when it passed, none otherwise."""
-    import json
     path = os.path.join(build, SUITE_PASSED)
     if passed:
         with open(path, 'w') as f:
@@ -140,7 +140,6 @@ def record_suite(build, passed):
 def suite_passed(build):
     """Whether build's whole suite passed (record_suite) with exactly the
     files it has now."""
-    import json
     try:
         with open(os.path.join(build, SUITE_PASSED)) as f:
             recorded = json.load(f)
