@@ -76,9 +76,10 @@ static CPUCYCLES_THREAD_LOCAL int tid_here;
    vfork child, sharing its parent's memory while the parent's other
    threads run on, or a raw clone. It must not select (its writes would
    land in the parent, its counters' resources would be its own), and it
-   has no thread to wait for: it makes do with the defaults unless the
-   results are out. (A vfork child that calls before its parent ever did
-   finds 0 and is not told apart; POSIX allows it only _exit and exec.) */
+   has no thread to wait for: unless the results are out, it reads the OS
+   clock (OUTSIDER below). (A vfork child that calls before its parent
+   ever did finds 0 and is not told apart; POSIX allows it only _exit and
+   exec.) */
 static int memory_pid;
 
 #ifdef _WIN32
@@ -231,19 +232,32 @@ static void estimate_persecond(void)
   CANCEL_BACK(cancel);
 }
 
+/* What a call that cannot have the selection's results gets. A signal
+   handler running inside its own thread's selection: the defaults
+   (default-zero), whose 0 no later reading of the thread can be below. A
+   process that may not select (foreign, a vfork child): the OS clock,
+   which needs no selection and writes nothing, in nanoseconds, with an
+   estimate to match; its readings are compared only among themselves,
+   since it ends with _exit or exec. */
+#define READY 1
+#define NOT_NOW 0
+#define OUTSIDER (-1)
+#define OUTSIDER_NAME "default-monotonic"
+#define OUTSIDER_PERSECOND 1000000000LL
+
 /* Any number of threads may arrive here at once: one runs work (which
    ends by publishing DONE in *state), the others sleep until it does.
-   Returns 0, at once, to a signal handler running inside this thread's
-   own claim or work and to a process that may not select (foreign):
-   they make do with the defaults. */
+   Returns READY once the results are out; at once, NOT_NOW to a signal
+   handler running inside this thread's own claim or work and OUTSIDER to
+   a process that may not select (foreign). */
 static int claim_or_wait(int *state, void (*work)(void))
 {
   for (;;) {
     int seen = __atomic_load_n(state, __ATOMIC_ACQUIRE), me, holder;
-    if (seen == DONE) return 1;
-    if (busy_here) return 0;
+    if (seen == DONE) return READY;
+    if (busy_here) return NOT_NOW;
     me = cpucycles_os_thread();
-    if (foreign(me)) return 0;
+    if (foreign(me)) return OUTSIDER;
     holder = seen & ~WAITING;
     /* Our own id with busy_here clear, or one no thread here has: a claim
        that came with memory from another process, never to be published
@@ -265,7 +279,7 @@ static int claim_or_wait(int *state, void (*work)(void))
                                     __ATOMIC_ACQUIRE)) {
       work();
       busy_here = 0;
-      return 1;
+      return READY;
     }
     busy_here = 0;
   }
@@ -276,7 +290,7 @@ static int claim_or_wait(int *state, void (*work)(void))
 static int once(int *state, void (*work)(void))
 {
   int *error, saved_errno, done;
-  if (__atomic_load_n(state, __ATOMIC_ACQUIRE) == DONE) return 1;
+  if (__atomic_load_n(state, __ATOMIC_ACQUIRE) == DONE) return READY;
   error = &CPUCYCLES_ERRNO; /* the thread's errno stays where it is */
   saved_errno = *error;
   done = claim_or_wait(state, work);
@@ -291,20 +305,27 @@ static int ready(void)
 
 static long long first_call(void)
 {
-  if (!ready()) return 0;
-  return cpucycles();
+  int r = ready();
+  if (r == READY) return cpucycles();
+  return r == OUTSIDER ? cpucycles_os_ns() : 0;
 }
 
 long long cpucycles_persecond(void)
 {
-  if (!ready() || !once(&persecond_owner, estimate_persecond)) return CPUCYCLES_PERSECOND_DEFAULT;
+  int r = ready();
+  if (r == OUTSIDER) return OUTSIDER_PERSECOND;
+  /* Once the counter is out, a process that may not estimate reads it
+     with the default estimate, as a handler inside the estimate does. */
+  if (r != READY || once(&persecond_owner, estimate_persecond) != READY)
+    return CPUCYCLES_PERSECOND_DEFAULT;
   return chosen_persecond;
 }
 
 const char *cpucycles_implementation(void)
 {
-  if (!ready()) return "default-zero";
-  return chosen_name;
+  int r = ready();
+  if (r == READY) return chosen_name;
+  return r == OUTSIDER ? OUTSIDER_NAME : "default-zero";
 }
 
 const char *cpucycles_version(void)

@@ -4,8 +4,16 @@
    of the parent is selecting must neither wait for that thread (it is
    not the child's) nor start a selection of its own in the shared memory,
    which would overwrite the selecting thread's saved state (its signal
-   mask) and publish counters set up in the child. It gets the defaults
-   at once; once the results are out, a vfork child gets them. */
+   mask, the signal it holds pending) and publish counters set up in the
+   child. It reads the OS clock at once instead: a child timing its own
+   work before exec must not see a frozen 0. In each of 100 rounds (a
+   fresh process), the selecting thread blocks SIGUSR2 and has one
+   pending, and is held inside its selection while another thread vforks
+   children that each read cpucycles() twice, a few milliseconds apart:
+   every child's readings are nonzero and increasing, in nanoseconds
+   (default-monotonic, an estimate of 10^9), and the selecting thread
+   leaves its first call with its mask and its pending SIGUSR2 as they
+   were. Once the results are out, a vfork child gets them. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
@@ -16,68 +24,102 @@
 #include "forkable.h"
 #include "held.h"
 
-static sigset_t mask_before, mask_after;
+#define ROUNDS check_reps(100)
+#define CHILDREN 3
 
-/* The selecting thread, with a signal mask of its own (SIGUSR2 blocked),
-   which its first call must leave as it was. */
+static sigset_t mask_before, mask_after;
+static int pending_after;
+
+/* The selecting thread, with a signal mask of its own (SIGUSR2 blocked)
+   and SIGUSR2 pending for it, both of which its first call must leave as
+   they were. */
 static void *select_held(void *arg)
 {
-  sigset_t usr2;
+  sigset_t usr2, pending;
   (void)arg;
   sigemptyset(&usr2);
   sigaddset(&usr2, SIGUSR2);
   pthread_sigmask(SIG_BLOCK, &usr2, 0);
   pthread_sigmask(SIG_BLOCK, 0, &mask_before);
+  pthread_kill(pthread_self(), SIGUSR2);
   hold_here = 1;
   cpucycles();
   pthread_sigmask(SIG_BLOCK, 0, &mask_after);
+  pending_after = sigpending(&pending) == 0 && sigismember(&pending, SIGUSR2) == 1;
   return 0;
 }
 
-/* The child's answers, as exit bits: 1 a nonzero reading, 2 another
-   name than `name`, 4 another estimate than the default (only with
-   defaults). */
-static int child_answers(const char *name, int defaults)
+/* Two readings a few milliseconds apart (a coarse OS clock may need
+   them), their difference bounded so that a clock that stands still
+   shows. */
+static void two_readings(long long *a, long long *b)
 {
+  static const struct timespec ms = { 0, 1000000 };
+  int k;
+  *a = cpucycles();
+  for (k = 0; k < 20; ++k) {
+    nanosleep(&ms, 0);
+    *b = cpucycles();
+    if (*b != *a) return;
+  }
+}
+
+/* The child's answers mid-selection, as exit bits: 1 a reading of 0 or
+   readings that do not increase, 2 another name than default-monotonic
+   or another estimate than 10^9. */
+static int answers_mid_selection(void)
+{
+  long long a, b;
   int bits = 0;
-  if (defaults && cpucycles() != 0) bits |= 1;
-  if (strcmp(cpucycles_implementation(), name) != 0) bits |= 2;
-  if (defaults && cpucycles_persecond() != CPUCYCLES_PERSECOND_DEFAULT) bits |= 4;
+  two_readings(&a, &b);
+  if (a <= 0 || b <= a) bits |= 1;
+  if (strcmp(cpucycles_implementation(), "default-monotonic") != 0 ||
+      cpucycles_persecond() != 1000000000LL)
+    bits |= 2;
   return bits;
 }
 
-static double vfork_child(const char *name, int defaults, int *status)
+/* After the selection, bit 2: another name than the selection's. */
+static int answers_after(void)
+{
+  return strcmp(cpucycles_implementation(), HELD_NAME) != 0 ? 2 : 0;
+}
+
+/* The child's exit status (-1 when none), and the seconds it took. */
+static double vfork_child(int (*answers)(void), int *status)
 {
   double t0 = stall_now();
   pid_t pid = vfork();
-  if (pid == 0) _exit(child_answers(name, defaults));
+  if (pid == 0) _exit(answers());
   *status = -1;
   if (pid > 0) waitpid(pid, status, 0);
   return stall_now() - t0;
 }
 
-/* Exit bits: 1..4 the child's answers mid-selection, 8 it took a second
-   or more, 16 the parent's selection ran other than once, 32 the
-   selecting thread's mask changed, 64 the parent did not end with the
-   counter, 128 a vfork child after the selection did not see it; 256
-   setup trouble. */
+/* Exit bits: 1 and 2 a child's answers mid-selection
+   (answers_mid_selection), 4 one took a second or more, 8 the parent's
+   selection ran other than once, 16 the selecting thread's mask changed,
+   32 its pending SIGUSR2 is gone, 64 the parent did not end with the
+   counter, 128 a vfork child after the selection did not see it; 255
+   setup trouble (or every check failed). */
 static int mid_selection(void)
 {
   pthread_t t;
-  int status, bad = 0;
-  double took;
+  int status, bad = 0, k;
   if (pthread_create(&t, 0, select_held, 0) != 0) return 255;
   if (!stall_await(&in_setup, 10)) return 255;
-  took = vfork_child("default-zero", 1, &status);
+  for (k = 0; k < CHILDREN; ++k) {
+    if (vfork_child(answers_mid_selection, &status) >= 1) bad |= 4;
+    if (!WIFEXITED(status)) return 255;
+    bad |= WEXITSTATUS(status) & 3;
+  }
   stall_raise(&release_setup);
   pthread_join(t, 0);
-  if (!WIFEXITED(status)) return 255;
-  bad |= WEXITSTATUS(status) & 7;
-  if (took >= 1) bad |= 8;
-  if (setups != HELD_SETUPS) bad |= 16;
-  if (memcmp(&mask_before, &mask_after, sizeof mask_before) != 0) bad |= 32;
+  if (setups != HELD_SETUPS) bad |= 8;
+  if (memcmp(&mask_before, &mask_after, sizeof mask_before) != 0) bad |= 16;
+  if (!pending_after) bad |= 32;
   if (strcmp(cpucycles_implementation(), HELD_NAME) != 0) bad |= 64;
-  vfork_child(HELD_NAME, 0, &status);
+  vfork_child(answers_after, &status);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) bad |= 128;
   return bad;
 }
@@ -101,19 +143,30 @@ static int vfork_is_fork(void)
 
 int main(void)
 {
-  int st, is_fork;
+  int is_fork, r, st, bits = 0, trouble = 0;
   SKIP_UNLESS_FORK_WORKS("vfork");
   is_fork = vfork_is_fork();
-  st = held_child(mid_selection, 30);
-  CHECK(st < 256 && !(st & 8), "a vfork child calling during another thread's selection does not wait for it (status %d)", st);
+  for (r = 0; r < ROUNDS; ++r) {
+    st = held_child(mid_selection, 30);
+    if (st == 255 || st >= 256) trouble = st;
+    else bits |= st;
+  }
+  CHECK(!trouble, "%d rounds ran: a thread held in its selection, vfork children beside it "
+        "(last trouble: status %d)", ROUNDS, trouble);
+  CHECK(!(bits & 4), "a vfork child calling during another thread's selection does not wait for "
+        "it (bits %#x)", bits);
   if (is_fork)
-    SKIP("a vfork child gets the defaults: vfork() is fork() in this C library (the child ran "
-         "the fork handlers), so it has memory of its own and selects (status %d)", st);
+    SKIP("a vfork child mid-selection reads the OS clock: vfork() is fork() in this C library "
+         "(the child ran the fork handlers), so it has memory of its own and selects (bits %#x)",
+         bits);
   else
-    CHECK(st < 256 && !(st & 7), "and gets the defaults: 0, default-zero, the default estimate (status %d)", st);
-  CHECK(st < 256 && !(st & 16), "and starts no selection in the shared memory (status %d)", st);
-  CHECK(st < 256 && !(st & 32), "the selecting thread leaves its first call with its own signal mask (status %d)", st);
-  CHECK(st < 256 && !(st & 64), "the parent's selection chooses the counter (status %d)", st);
-  CHECK(st < 256 && !(st & 128), "a vfork child after the selection gets its result (status %d)", st);
+    CHECK(!(bits & 3), "and reads the OS clock: nonzero, increasing, default-monotonic, 10^9 a "
+          "second, in every child of %d rounds (bits %#x)", ROUNDS, bits);
+  CHECK(!(bits & 8), "and starts no selection in the shared memory (bits %#x)", bits);
+  CHECK(!(bits & 16), "the selecting thread leaves its first call with its own signal mask "
+        "(bits %#x)", bits);
+  CHECK(!(bits & 32), "and with its SIGUSR2 still pending (bits %#x)", bits);
+  CHECK(!(bits & 64), "the parent's selection chooses the counter (bits %#x)", bits);
+  CHECK(!(bits & 128), "a vfork child after the selection gets its result (bits %#x)", bits);
   CHECK_DONE();
 }
