@@ -4,6 +4,7 @@
    signal that is not the probing thread's own fault is passed on exactly
    as the kernel would have delivered it without us. */
 #define _GNU_SOURCE /* SA_ONSTACK; syscall() for the signal queueing calls */
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
@@ -237,19 +238,27 @@ static CPUCYCLES_THREAD_LOCAL volatile int settling_here;
 static long guard_thread; /* this_thread() of the guard up now, asked once */
 
 /* A wait for another thread (a copy's selection, an exchange's answer)
-   ends when that thread has used no CPU time for WAIT_IDLE_NS, being
-   stopped (waiting on this one, say) or not scheduled, and in any case
-   after WAIT_MAX_NS. A selection takes tens of microseconds (tens of
-   milliseconds under valgrind, more under a system emulator), and while
-   its thread runs it is worth waiting for: the wait's alternative, a
-   copy nesting over another, leaves instants in which a probe's fault
-   finds no guard. Counted on the OS clock, not in sleeps, which a
-   program's signals cut short; asked only once a wait has begun, so a
-   first call that waits for nothing reads no clock here. */
+   goes on while that thread goes on: while it uses CPU time, or is
+   running or waiting for a CPU, which a loaded machine or a virtual CPU
+   stalled by its host can keep it doing for long stretches without a
+   nanosecond of its own. It ends once the thread has done neither for
+   WAIT_IDLE_NS, being asleep or stopped (a handler in it waiting on this
+   very thread's selection, say); once the thread has spun through
+   WAIT_MAX_CPU_NS of CPU time meanwhile (a selection takes tens of
+   microseconds of it, tens of milliseconds under valgrind or a system
+   emulator); and in any case after WAIT_MAX_NS. Ending early is not
+   free: a copy that stops waiting for the copy nested over it leaves
+   that copy's handler in place, and the other copy then gives back this
+   one's handler, not the program's, for good. (Where only the CPU time
+   was asked, the waits of a loaded riscv64 guest ran out so.) Counted
+   on the OS clock, not in sleeps, which a program's signals cut short;
+   asked only once a wait has begun, so a first call that waits for
+   nothing reads no clock here. */
 #define WAIT_IDLE_NS 100000000LL
-#define WAIT_MAX_NS 1000000000LL
+#define WAIT_MAX_CPU_NS 2000000000LL
+#define WAIT_MAX_NS 30000000000LL
 struct wait {
-  long long idle_end, end, cpu;
+  long long idle_end, end, cpu, cpu_end;
 };
 
 /* Nanoseconds of CPU time thread tid of this process has used (Linux:
@@ -267,13 +276,45 @@ static long long thread_cpu(long tid)
   return -1;
 }
 
+/* Whether thread tid of this process is running or waiting for a CPU
+   (R), or in an uninterruptible wait that ends by itself (D), as Linux's
+   /proc/self/task/<tid>/stat says; 0 when asleep, stopped or not known
+   (no /proc: the CPU time alone then tells). The state follows the
+   command's name, in parentheses, which may itself hold ") ", and is
+   within the first 64 bytes: a name has at most 15. */
+static int thread_going_on(long tid)
+{
+#ifdef __linux__
+  char path[48] = "/proc/self/task/", *p = path + 16, digits[24], stat[64];
+  int n = 0, fd;
+  long got, k;
+  if (tid <= 0) return 0;
+  do digits[n++] = (char)('0' + tid % 10);
+  while ((tid /= 10) > 0);
+  while (n > 0) *p++ = digits[--n];
+  memcpy(p, "/stat", 6);
+  fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  got = read(fd, stat, sizeof stat);
+  close(fd);
+  for (k = got - 3; k > 0 && stat[k] != ')'; --k) continue;
+  return k > 0 && stat[k + 1] == ' ' && (stat[k + 2] == 'R' || stat[k + 2] == 'D');
+#else
+  (void)tid;
+  return 0;
+#endif
+}
+
 __attribute__((noinline)) static int over(struct wait *w, long tid)
 {
   long long t = cpucycles_os_ns(), cpu = thread_cpu(tid);
-  if (!w->end) w->end = t + WAIT_MAX_NS;
-  if (!w->idle_end || cpu != w->cpu) w->idle_end = t + WAIT_IDLE_NS;
+  if (!w->end) {
+    w->end = t + WAIT_MAX_NS;
+    w->cpu_end = cpu + WAIT_MAX_CPU_NS;
+  }
+  if (!w->idle_end || cpu != w->cpu || thread_going_on(tid)) w->idle_end = t + WAIT_IDLE_NS;
   w->cpu = cpu;
-  return t >= w->idle_end || t >= w->end;
+  return t >= w->idle_end || t >= w->end || (cpu >= 0 && cpu >= w->cpu_end);
 }
 
 static void on_fault(int sig, siginfo_t *info, void *context);
@@ -318,7 +359,7 @@ static void note_disarmed(void *context)
 static void on_fault(int sig, siginfo_t *info, void *context)
 {
   static const struct timespec pause = { 0, 100000 };
-  struct wait w = { 0, 0, 0 };
+  struct wait w = { 0, 0, 0, 0 };
   int i;
   if (cpucycles_guard_armed && !sent(info)) {
     note_disarmed(context);
@@ -452,7 +493,7 @@ static int exchange(int i, const struct sigaction *sa, const struct sigaction *b
 static const struct timespec ms = { 0, 1000000 };
 static void give_back_one(int i, int wait)
 {
-  struct wait w = { 0, 0, 0 };
+  struct wait w = { 0, 0, 0, 0 };
   int polls, look = !wait || i == 0;
   for (polls = 0;; ++polls, look = 1) {
     struct sigaction now, replaced;
@@ -559,7 +600,7 @@ static struct sigaction now, sa;
    (guarded(0)) ours. */
 static int take_turn(void)
 {
-  struct wait w = { 0, 0, 0 };
+  struct wait w = { 0, 0, 0, 0 };
   int polls;
   for (polls = 0;; ++polls) {
     long holder;

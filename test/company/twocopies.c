@@ -40,6 +40,7 @@
 #define REPS check_reps(300)
 
 static const int faults[4] = { SIGILL, SIGFPE, SIGBUS, SIGSEGV };
+static void program_handler(int sig, siginfo_t *info, void *ctx);
 
 /* AddressSanitizer's runtime has its own sigaction, which this one
    would bypass: there the race runs unwidened. */
@@ -55,6 +56,7 @@ static volatile int widening;
 #ifndef NO_WIDENING
 static volatile int interrupt_at_turn, counting_looks, looks;
 static int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
+static void at_guard(int sig);
 
 __attribute__((visibility("default"))) int sigaction(int sig, const struct sigaction *act,
                                                   struct sigaction *old)
@@ -71,6 +73,9 @@ __attribute__((visibility("default"))) int sigaction(int sig, const struct sigac
   if (r == 0 && widening)
     for (i = 0; i < 4; ++i)
       if (sig == faults[i]) nanosleep(&t, 0);
+  /* A copy's guard (not the program's handler) has just gone in. */
+  if (r == 0 && act && (act->sa_flags & SA_SIGINFO) && act->sa_sigaction != program_handler)
+    at_guard(sig);
   return r;
 }
 
@@ -283,6 +288,52 @@ static int interrupted(void)
   if (!handlers_are_programs()) bad |= 4;
   return bad | real_fault();
 }
+
+/* A copy nested over the other's guard, whose thread then runs on
+   slowly, as on a loaded machine or a virtual CPU its host has stalled:
+   the program's copy, just after taking its turn, sleeps 300 ms, long
+   enough for the plugin's copy, waiting for the turn, to find its thread
+   idle and nest over it; the plugin's thread, once its guard is in for
+   SIGSEGV, spins for SPIN_S seconds, running all along, while the
+   program's copy reaches its end and waits for it to give back. That
+   wait must last until the plugin's copy is done, whatever the wall
+   clock says: one that gives up leaves the plugin's handler in place,
+   and the plugin's end then puts the program's copy's handler back for
+   good. */
+#define STALL_NS 300000000L
+#define SPIN_S 1.6
+static volatile int stall_program_turn, spin_plugin_guard;
+static pthread_t plugin_thread;
+
+static void at_guard(int sig)
+{
+  static const struct timespec stall = { 0, STALL_NS };
+  if (sig == SIGILL && __atomic_exchange_n(&stall_program_turn, 0, __ATOMIC_SEQ_CST))
+    nanosleep(&stall, 0);
+  if (sig == SIGSEGV && pthread_equal(pthread_self(), plugin_thread) &&
+      __atomic_exchange_n(&spin_plugin_guard, 0, __ATOMIC_SEQ_CST)) {
+    long long until = monotonic_ns() + (long long)(SPIN_S * 1e9);
+    while (monotonic_ns() < until) continue;
+  }
+}
+
+/* Exit bits as for one(). */
+static int stalled(void)
+{
+  void *plugin = set_up(SIGUSR1, stall);
+  int bad = 0;
+  if (!plugin || barrier_init(&start, 2) != 0) return 16;
+  stall_program_turn = spin_plugin_guard = 1;
+  if (pthread_create(&plugin_thread, 0, in_plugin, 0) != 0) return 16;
+  barrier_wait(&start);
+  program_ok = cpucycles_implementation() && cpucycles() <= cpucycles();
+  pthread_join(plugin_thread, 0);
+  if (!plugin_ok || !program_ok) bad |= 1;
+  if (!handlers_are_programs()) bad |= 2;
+  dlclose(plugin);
+  if (!handlers_are_programs()) bad |= 4;
+  return bad | real_fault();
+}
 #endif
 
 int main(int argc, char **argv)
@@ -323,6 +374,10 @@ int main(int argc, char **argv)
   CHECK(r == 0, "a first call in a handler that interrupts the other copy's turn in its thread "
         "guards over it at once, without waiting, and both copies leave the program's handlers "
         "(exit %d: bits as above, 64 it waited, 256 + a signal)", r);
+  r = held_child(stalled, 20);
+  CHECK(r == 0, "a copy waits for the copy nested over it to give back for as long as that "
+        "copy's thread runs (%.1f s here), and both leave the program's handlers (exit %d: "
+        "bits as above, 256 + a signal)", SPIN_S, r);
 #endif
   CHECK_DONE();
 }
