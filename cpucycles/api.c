@@ -177,17 +177,18 @@ static long long estimate(void)
    stdio and is no signal handler's business anyway. Without memory for
    them the trace goes on without its reasons. */
 static int select_traced(int n, struct cpucycles_persecond_source *ps,
-                         struct cpucycles_trial *trials)
+                         struct cpucycles_trial *trials, int me)
 {
   struct cpucycles_why *whys = calloc((size_t)n, sizeof *whys);
   int best;
-  if (!whys) return cpucycles_select_from(cpucycles_options, n, ps, 1, trials);
-  best = cpucycles_select_why(cpucycles_options, n, ps, trials, whys, "");
+  if (!whys) return cpucycles_select_from(cpucycles_options, n, ps, 1, trials, me);
+  best = cpucycles_select_why(cpucycles_options, n, ps, trials, whys, "", me);
   free(whys);
   return best;
 }
 
-static void select_counter(void)
+/* me: the calling thread's id (os.h), for the selection's guard. */
+static void select_counter(int me)
 {
   /* Not on the stack, which may be a signal handler's 8 KiB: one per
      compiled counter, in options.c. The once below lets one thread of a
@@ -203,8 +204,8 @@ static void select_counter(void)
   /* A cancellation point inside (open, read, printf) would leave every
      other thread waiting for a selection that never ends. */
   CANCEL_OFF(cancel);
-  best = tracing ? select_traced(n, &ps, trials)
-                 : cpucycles_select_from(cpucycles_options, n, &ps, 0, trials);
+  best = tracing ? select_traced(n, &ps, trials, me)
+                 : cpucycles_select_from(cpucycles_options, n, &ps, 0, trials, me);
   if (best >= 0) {
     const struct cpucycles_trial *t = &trials[best];
     name = cpucycles_options[best].name;
@@ -223,9 +224,10 @@ static void select_counter(void)
   CANCEL_BACK(cancel);
 }
 
-static void estimate_persecond(void)
+static void estimate_persecond(int me)
 {
   int cancel;
+  (void)me; /* the estimate puts up no guard */
   CANCEL_OFF(cancel);
   chosen_persecond = estimate();
   publish(&persecond_owner);
@@ -250,7 +252,7 @@ static void estimate_persecond(void)
    Returns READY once the results are out; at once, NOT_NOW to a signal
    handler running inside this thread's own claim or work and OUTSIDER to
    a process that may not select (foreign). */
-static int claim_or_wait(int *state, void (*work)(void))
+static int claim_or_wait(int *state, void (*work)(int me))
 {
   for (;;) {
     int seen = __atomic_load_n(state, __ATOMIC_ACQUIRE), me, holder;
@@ -272,12 +274,11 @@ static int claim_or_wait(int *state, void (*work)(void))
       continue;
     }
     tid_here = me;
-    cpucycles_guard_thread_known(me); /* the selection's guard needs it too */
     busy_here = 1;
     /* Sleepers on a claim taken over keep their mark. */
     if (__atomic_compare_exchange_n(state, &seen, me | (seen & WAITING), 0, __ATOMIC_ACQ_REL,
                                     __ATOMIC_ACQUIRE)) {
-      work();
+      work(me);
       busy_here = 0;
       return READY;
     }
@@ -287,7 +288,7 @@ static int claim_or_wait(int *state, void (*work)(void))
 
 /* errno as the caller left it: a first call made in a signal handler
    must not change it under the code it interrupted. */
-static int once(int *state, void (*work)(void))
+static int once(int *state, void (*work)(int me))
 {
   int *error, saved_errno, done;
   if (__atomic_load_n(state, __ATOMIC_ACQUIRE) == DONE) return READY;

@@ -100,17 +100,13 @@ static LONG CALLBACK on_exception(EXCEPTION_POINTERS *e)
   return EXCEPTION_CONTINUE_EXECUTION;
 }
 
-/* tid is os-windows.c's numbering of threads, not Windows' id, and
-   asking Windows is a read of the thread's own block, no system call. */
-void cpucycles_guard_thread_known(long tid)
-{
-  (void)tid;
-}
-
 /* First in the list (first = 1), so that no handler of the program's
-   sees, and perhaps ends the process on, the fault of a probe. */
-int cpucycles_guard_begin(void)
+   sees, and perhaps ends the process on, the fault of a probe. thread is
+   os-windows.c's numbering of threads, not Windows' id, and asking
+   Windows is a read of the thread's own block, no system call. */
+int cpucycles_guard_begin(long thread)
 {
+  (void)thread;
   guard_thread = GetCurrentThreadId();
   cpucycles_guard_armed = 0;
   cpucycles_guard_signal = 0;

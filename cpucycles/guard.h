@@ -19,13 +19,11 @@
      cpucycles_guard_armed = 1; ...probe...; cpucycles_guard_armed = 0;
    The flag is per thread: the same signals in any other thread, or in this
    one while disarmed, are handed to whatever the process had installed.
-   begin and end must run in the probing thread, around all its probes. */
-int cpucycles_guard_begin(void);
+   begin and end must run in the probing thread, around all its probes;
+   begin takes that thread's id (os.h's cpucycles_os_thread) where its
+   caller has it, 0 where not (the guard then asks the kernel). */
+int cpucycles_guard_begin(long thread);
 void cpucycles_guard_end(void);
-/* The calling thread's id (os.h's cpucycles_os_thread), when the caller
-   has just asked for it: the next guard put up in this thread takes it
-   instead of asking the kernel again. Used once; 0 says nothing. */
-void cpucycles_guard_thread_known(long tid);
 /* Puts back the probing thread's signal mask as the guard set it (what
    it had before, the four unblocked), after a jump out of the handler,
    which does not restore it by itself. */

@@ -175,19 +175,21 @@ struct cpucycles_trial {
 extern struct cpucycles_trial cpucycles_trials[];
 extern int cpucycles_ntrials;
 /* Returns the chosen index, its counter set up (the caller releases it
-   when done), every other counter released; -1 when none works. */
+   when done), every other counter released; -1 when none works. thread:
+   the calling thread's id (os.h), which its guard's mark names, where
+   the caller has it; 0 has the guard ask (cpucycles_select always). */
 int cpucycles_select(const struct cpucycles_option *options, int n, long long persecond,
                      int trace, struct cpucycles_trial *trials);
 int cpucycles_select_from(const struct cpucycles_option *options, int n,
                           struct cpucycles_persecond_source *ps, int trace,
-                          struct cpucycles_trial *trials);
+                          struct cpucycles_trial *trials, long thread);
 /* Traced, and after the tracesetup lines one line a counter that did not
    work saying why (why.h), from what its trial saw, in whys (one a
    counter), the OS's settings read under root. */
 struct cpucycles_why;
 int cpucycles_select_why(const struct cpucycles_option *options, int n,
                          struct cpucycles_persecond_source *ps, struct cpucycles_trial *trials,
-                         struct cpucycles_why *whys, const char *root);
+                         struct cpucycles_why *whys, const char *root, long thread);
 
 /* chosen.c: the read that cpucycles points at once selection is done. */
 long long (*cpucycles_chosen(long long (*read)(void), const struct cpucycles_trial *t,

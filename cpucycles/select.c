@@ -285,7 +285,7 @@ int cpucycles_select(const struct cpucycles_option *options, int n, long long pe
                      int trace, struct cpucycles_trial *trials)
 {
   struct cpucycles_persecond_source ps = { persecond, 0 };
-  return cpucycles_select_from(options, n, &ps, trace, trials);
+  return cpucycles_select_from(options, n, &ps, trace, trials, 0);
 }
 
 /* Tries counter i alone: whatever its setup took is given back before the
@@ -315,14 +315,16 @@ static void try_alone(const struct cpucycles_option *o, struct cpucycles_perseco
 }
 
 /* whys: one record a counter when traced with reasons (null otherwise),
-   root the prefix of the files the OS's settings are read from. */
+   root the prefix of the files the OS's settings are read from, thread
+   the calling thread's id for the guard (0: asked). */
 static int select_all(const struct cpucycles_option *options, int n,
                       struct cpucycles_persecond_source *ps, int trace,
-                      struct cpucycles_trial *trials, struct cpucycles_why *whys, const char *root)
+                      struct cpucycles_trial *trials, struct cpucycles_why *whys, const char *root,
+                      long thread)
 {
   struct cpucycles_setup s; /* the confirmation's */
   int i, best = -1;
-  int guarded = cpucycles_guard_begin() == 0;
+  int guarded = cpucycles_guard_begin(thread) == 0;
 
   for (i = 0; i < n; ++i) {
     /* A trace shows every counter's precision, so it measures them all;
@@ -370,14 +372,14 @@ static int select_all(const struct cpucycles_option *options, int n,
 
 int cpucycles_select_from(const struct cpucycles_option *options, int n,
                           struct cpucycles_persecond_source *ps, int trace,
-                          struct cpucycles_trial *trials)
+                          struct cpucycles_trial *trials, long thread)
 {
-  return select_all(options, n, ps, trace, trials, 0, "");
+  return select_all(options, n, ps, trace, trials, 0, "", thread);
 }
 
 int cpucycles_select_why(const struct cpucycles_option *options, int n,
                          struct cpucycles_persecond_source *ps, struct cpucycles_trial *trials,
-                         struct cpucycles_why *whys, const char *root)
+                         struct cpucycles_why *whys, const char *root, long thread)
 {
-  return select_all(options, n, ps, 1, trials, whys, root);
+  return select_all(options, n, ps, 1, trials, whys, root, thread);
 }

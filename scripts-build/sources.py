@@ -17,17 +17,20 @@ import collections
 OsFiles = collections.namedtuple('OsFiles', 'core info bins elf')
 
 # What every system's library has, in link order; GUARD and PREBOUND are
-# the signal guard and the pointers to libc's functions, which Windows
-# replaces (its exception guard needs no libc pointers).
+# the signal guard (with copies, its protocol among copies of the library
+# in one process) and the pointers to libc's functions, which Windows
+# replaces (its exception guard needs neither).
 COMMON = ['api', 'select', 'rate', 'scale', 'extend32', 'anchor', 'GUARD', 'osclock', 'parse',
           'cpuinfo', 'persecond', 'readfile', 'chosen', 'chosen32', 'PREBOUND', 'why', 'tscrate']
 INFO = ['words', 'sysfile', 'cpus', 'x86id', 'trust', 'trustfreq', 'trusttopo', 'trustkernel',
         'crosscore', 'crossreport']
 
 
-def _core(extra, guard='guard', prebound='prebound'):
-    names = [{'GUARD': guard, 'PREBOUND': prebound}.get(n, n) for n in COMMON]
-    return [n for n in names if n] + extra
+def _core(extra, guard=('guard', 'copies'), prebound=('prebound',)):
+    names = []
+    for n in COMMON:
+        names += {'GUARD': list(guard), 'PREBOUND': list(prebound)}.get(n, [n])
+    return names + extra
 
 
 OSES = {
@@ -39,6 +42,6 @@ OSES = {
     'macos': OsFiles(_core(['os-macos']), INFO, [], False),
     # The cross-core measurement's threads are POSIX threads, which MinGW
     # gets from winpthread's DLL: cpucycles-info says it is not here.
-    'windows': OsFiles(_core(['os-windows'], guard='guard-windows', prebound=''),
+    'windows': OsFiles(_core(['os-windows'], guard=('guard-windows',), prebound=()),
                        INFO[:-2], [], False),
 }

@@ -134,7 +134,7 @@ static int traced(const void *arg)
     for (fd = 3; fd < 1024; ++fd) close(fd);
     if (setrlimit(RLIMIT_NOFILE, &r) != 0) return 10;
   }
-  cpucycles_select_why(cpucycles_options, cpucycles_noptions, &ps, trials, whys, root);
+  cpucycles_select_why(cpucycles_options, cpucycles_noptions, &ps, trials, whys, root, 0);
   return 0;
 }
 

@@ -27,7 +27,7 @@ int main(void)
 {
   int i;
   volatile int set_up = 0; /* kept across the jumps back */
-  if (cpucycles_guard_begin() != 0) {
+  if (cpucycles_guard_begin(0) != 0) {
     SKIP("the signal guard cannot be put up here");
     return 0;
   }

@@ -397,7 +397,7 @@ static int traced(const void *arg)
   struct cpucycles_trial trials[N];
   struct cpucycles_why whys[N];
   (void)arg;
-  return cpucycles_select_why(table, N, &ps, trials, whys, "/nonexistent-cpucycles-why") < 0;
+  return cpucycles_select_why(table, N, &ps, trials, whys, "/nonexistent-cpucycles-why", 0) < 0;
 }
 
 static void selection(void)

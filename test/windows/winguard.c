@@ -92,7 +92,7 @@ int main(void)
   volatile int landed = 0;
 
   CHECK(mine != 0, "the program's own vectored handler is installed");
-  CHECK(cpucycles_guard_begin() == 0, "the guard goes up");
+  CHECK(cpucycles_guard_begin(0) == 0, "the guard goes up");
   CHECK(caught(illegal, SIGILL) && program_saw == 0,
         "an illegal instruction in the armed thread comes back as SIGILL, unseen by the program");
 #if defined(__x86_64__) || defined(__i386__)
