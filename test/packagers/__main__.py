@@ -29,12 +29,15 @@ working tree):
 
 Each recipe's steps run as nobody when the tier runs as root (its own
 HOME, the copy given to it), so that an install that ignores DESTDIR or
-the prefix fails instead of writing to /usr. Each case checks the exact
-set of files packaged, that a program links and runs against them, and
-that the recipe's flags reached every compilation unit of
-libcpucycles.so.1, libcpucycles.a and cpucycles-info (DW_AT_producer,
-recorded with -grecord-gcc-switches), every function of the linked files
-lying in such a unit.
+the prefix fails instead of writing to /usr. Nobody may not be able to
+read the source tree (a clone inside a home directory of mode 700), so
+what a step needs is copied into the case's directory first, and a step
+as nobody that names the source tree fails the case, from any checkout.
+Each case checks the exact set of files packaged, that a program links
+and runs against them, and that the recipe's flags reached every
+compilation unit of libcpucycles.so.1, libcpucycles.a and
+cpucycles-info (DW_AT_producer, recorded with -grecord-gcc-switches),
+every function of the linked files lying in such a unit.
 
 One line per case: `<case>: ok`, `<case>: FAIL <why> (<log>)` or
 `skip <case>: <reason>`; last, `N passed, M failed`, exit 1 on any
@@ -53,7 +56,7 @@ import time
 import traceback
 
 sys.dont_write_bytecode = True
-from common import (Case, CaseError, Skip, HERE, LOGS, RECORD, machine,  # noqa: E402
+from common import (Case, CaseError, Skip, LOGS, RECORD, machine,  # noqa: E402
                     run_pool, man1_pages, upstream_files, version)
 
 JOBS = '-j2'
@@ -159,8 +162,7 @@ def case_rpm(case):
     case.must('tar -czf %s %s' % (os.path.join(top, 'SOURCES', name + '.tar.gz'), name),
               case.dir, user=False)
     shutil.rmtree(os.path.join(case.dir, name))
-    spec = os.path.join(top, 'SPECS', 'libcpucycles.spec')
-    shutil.copy(os.path.join(HERE, 'libcpucycles.spec'), spec)
+    spec = case.take('libcpucycles.spec', os.path.join(top, 'SPECS'))
     case.hand_over()
     ldflags = '-Wl,-z,relro -Wl,--as-needed -Wl,-z,now'
     defines = {'_topdir': top, 'cc_version': version(), 'cc_flags': cflags, 'cc_ldflags': ldflags,
@@ -209,6 +211,7 @@ def case_homebrew(case):
     tree = case.copy()
     prefix = os.path.join(case.dir, 'Cellar', 'libcpucycles', version())
     shims = case.shim('gcc', 'gcc', '%s -w -pipe %s' % (' '.join(flags), RECORD))
+    use = case.take('use.c')
     case.hand_over()
     env = case.env(PATH=shims + ':' + case.env()['PATH'], CC='gcc', MAKEFLAGS=JOBS)
     case.must('./configure --prefix=%s' % prefix, tree, env=env)
@@ -223,7 +226,7 @@ def case_homebrew(case):
     # the formula's test: cc test.c -L<lib> -lcpucycles, and cpucycles-info
     test = os.path.join(case.home, 'test')
     status, out = case.sh('cc %s -I%s -L%s -lcpucycles -Wl,-rpath,%s -o %s && %s' % (
-        os.path.join(HERE, 'use.c'), os.path.join(prefix, 'include'), os.path.join(prefix, 'lib'),
+        use, os.path.join(prefix, 'include'), os.path.join(prefix, 'lib'),
         os.path.join(prefix, 'lib'), test, test), case.home, env=env)
     if status != 0:
         case.problems.append("the formula's test program failed (exit %d)" % status)
