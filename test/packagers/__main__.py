@@ -32,7 +32,9 @@ HOME, the copy given to it), so that an install that ignores DESTDIR or
 the prefix fails instead of writing to /usr. Nobody may not be able to
 read the source tree (a clone inside a home directory of mode 700), so
 what a step needs is copied into the case's directory first, and a step
-as nobody that names the source tree fails the case, from any checkout.
+as nobody that names the source tree fails the case, from any checkout;
+the work directory must be one nobody can enter (TMPDIR), or the tier
+stops before its cases.
 Each case checks the exact set of files packaged, that a program links
 and runs against them, and that the recipe's flags reached every
 compilation unit of libcpucycles.so.1, libcpucycles.a and
@@ -56,7 +58,7 @@ import time
 import traceback
 
 sys.dont_write_bytecode = True
-from common import (Case, CaseError, Skip, LOGS, RECORD, machine,  # noqa: E402
+from common import (Case, CaseError, Skip, LOGS, RECORD, as_nobody, machine,  # noqa: E402
                     run_pool, man1_pages, upstream_files, version)
 
 JOBS = '-j2'
@@ -430,6 +432,13 @@ def main(argv):
     os.makedirs(LOGS, exist_ok=True)
     work = tempfile.mkdtemp(prefix='cpucycles-packagers-')
     os.chmod(work, 0o755)  # the cases run as nobody: let them in
+    if os.geteuid() == 0 and subprocess.run(as_nobody(['test', '-x', work])).returncode != 0:
+        # a TMPDIR inside a private directory: every case would fail on
+        # its first step with "Permission denied", none saying whose
+        sys.stderr.write('test/packagers: nobody cannot reach the work directory %s; '
+                         'set TMPDIR to a directory every user can enter\n' % work)
+        os.rmdir(work)
+        return 2
     jobs = max(1, int(os.environ.get('CPUCYCLES_PACKAGERS_JOBS', '2')))
 
     def cleanup():
