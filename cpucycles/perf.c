@@ -231,7 +231,9 @@ int cpucycles_perf_user_read(const struct cpucycles_perf *p)
 
 /* The owners whose threads may hold events, so that a thread's events are
    closed when it exits and dropped in a forked child. A slot is filled
-   once and never emptied. */
+   once, never emptied, by a thread's first read: in several threads at
+   once, or in a signal handler, while another thread forks and its fork
+   handlers read the slots. Hence atomics (owner_at, register_owner). */
 #define OWNERS_MAX 4
 static struct cpucycles_perf_owner *owners[OWNERS_MAX];
 static pthread_key_t exit_key;
@@ -239,19 +241,26 @@ static pthread_key_t exit_key;
    watch_forks_and_exits): without them no thread opens events. */
 static int watching;
 
+static struct cpucycles_perf_owner *owner_at(int i)
+{
+  return __atomic_load_n(&owners[i], __ATOMIC_ACQUIRE);
+}
+
 /* This thread's events of every owner, closed (unmap: and unmapped; a
    forked child has descriptors but no pages). In a forked child the
    thread goes on from the count it had as it forked. */
 static void forget_own(int child)
 {
   int i;
-  for (i = 0; i < OWNERS_MAX; ++i)
-    if (owners[i]) {
-      struct cpucycles_perf_own *t = owners[i]->mine();
+  for (i = 0; i < OWNERS_MAX; ++i) {
+    struct cpucycles_perf_owner *o = owner_at(i);
+    if (o) {
+      struct cpucycles_perf_own *t = o->mine();
       drop(&t->perf, !child);
       t->state = CPUCYCLES_PERF_OWN_NONE;
       if (child) t->shift = t->last = t->at_fork;
     }
+  }
 }
 
 /* Before a fork, the forking thread's count, for the child to go on from
@@ -259,11 +268,13 @@ static void forget_own(int child)
 static void before_fork(void)
 {
   int i;
-  for (i = 0; i < OWNERS_MAX; ++i)
-    if (owners[i]) {
-      struct cpucycles_perf_own *t = owners[i]->mine();
-      t->at_fork = t->state == CPUCYCLES_PERF_OWN_NONE ? t->last : cpucycles_perf_own_count(owners[i]);
+  for (i = 0; i < OWNERS_MAX; ++i) {
+    struct cpucycles_perf_owner *o = owner_at(i);
+    if (o) {
+      struct cpucycles_perf_own *t = o->mine();
+      t->at_fork = t->state == CPUCYCLES_PERF_OWN_NONE ? t->last : cpucycles_perf_own_count(o);
     }
+  }
 }
 
 /* The kernel does not copy perf mappings into a forked child, and the
@@ -297,18 +308,19 @@ __attribute__((constructor)) static void watch_forks_and_exits(void)
              pthread_key_create(&exit_key, at_thread_exit) == 0;
 }
 
-/* Records o among the owners, once: stores and nothing else, safe in a
-   signal handler. */
+/* Records o among the owners, once: a compare-and-swap a slot, safe in a
+   signal handler. Slots fill in order and never empty, so o is found in
+   one before the first empty slot or goes into that one; where another
+   thread fills it first, it is looked at as one more full slot. */
 static int register_owner(struct cpucycles_perf_owner *o)
 {
   int i;
   if (!watching) return -1;
   for (i = 0; i < OWNERS_MAX; ++i) {
-    if (owners[i] == o) return 0;
-    if (!owners[i]) {
-      owners[i] = o;
+    struct cpucycles_perf_owner *seen = 0;
+    if (__atomic_compare_exchange_n(&owners[i], &seen, o, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) ||
+        seen == o)
       return 0;
-    }
   }
   return -1;
 }
