@@ -335,7 +335,8 @@ static int register_owner(struct cpucycles_perf_owner *o)
    thread's descriptor for the first 32 keys of a process, and allocates a
    block on a thread's first use of a later key: made at load, this key is
    the process's lowest free one, one of the first 32 unless 32 were made
-   before the library was loaded. Then a plain store, as safe as any. */
+   before the library was loaded (test/perf/perfsignal.c checks that it
+   is). Then a plain store, as safe as any. */
 static int open_own(struct cpucycles_perf_owner *o, struct cpucycles_perf_own *t)
 {
   t->perf.type = o->type;
