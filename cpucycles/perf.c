@@ -219,28 +219,6 @@ int cpucycles_perf_open_with(struct cpucycles_perf_kernel *k, struct cpucycles_p
   return open_events(k, p);
 }
 
-static void forget_own(int child);
-static void before_fork(void);
-
-/* The kernel does not copy perf mappings into a forked child, and the
-   events it inherits count the parent: a child reading a page it no longer
-   has would crash. So the child's thread drops them and opens its own on
-   its first read. */
-static void in_child(void)
-{
-  forget_own(1);
-}
-
-static int fork_handled(void)
-{
-  static int registered;
-  if (!registered) {
-    if (pthread_atfork(before_fork, 0, in_child) != 0) return -1;
-    registered = 1;
-  }
-  return 0;
-}
-
 int cpucycles_perf_user_read(const struct cpucycles_perf *p)
 {
   int i;
@@ -252,12 +230,21 @@ int cpucycles_perf_user_read(const struct cpucycles_perf *p)
 /* ---- each thread's own events ---- */
 
 /* The owners whose threads may hold events, so that a thread's events are
-   closed when it exits and dropped in a forked child. Written by the
-   selecting thread before the counter is published. */
+   closed when it exits and dropped in a forked child. A slot is filled
+   once, never emptied, by a thread's first read: in several threads at
+   once, or in a signal handler, while another thread forks and its fork
+   handlers read the slots. Hence atomics (owner_at, register_owner). */
 #define OWNERS_MAX 4
 static struct cpucycles_perf_owner *owners[OWNERS_MAX];
 static pthread_key_t exit_key;
-static int exit_key_made;
+/* Whether the fork handlers and the exit key are in place (made at load,
+   watch_forks_and_exits): without them no thread opens events. */
+static int watching;
+
+static struct cpucycles_perf_owner *owner_at(int i)
+{
+  return __atomic_load_n(&owners[i], __ATOMIC_ACQUIRE);
+}
 
 /* This thread's events of every owner, closed (unmap: and unmapped; a
    forked child has descriptors but no pages). In a forked child the
@@ -265,13 +252,15 @@ static int exit_key_made;
 static void forget_own(int child)
 {
   int i;
-  for (i = 0; i < OWNERS_MAX; ++i)
-    if (owners[i]) {
-      struct cpucycles_perf_own *t = owners[i]->mine();
+  for (i = 0; i < OWNERS_MAX; ++i) {
+    struct cpucycles_perf_owner *o = owner_at(i);
+    if (o) {
+      struct cpucycles_perf_own *t = o->mine();
       drop(&t->perf, !child);
       t->state = CPUCYCLES_PERF_OWN_NONE;
       if (child) t->shift = t->last = t->at_fork;
     }
+  }
 }
 
 /* Before a fork, the forking thread's count, for the child to go on from
@@ -279,11 +268,22 @@ static void forget_own(int child)
 static void before_fork(void)
 {
   int i;
-  for (i = 0; i < OWNERS_MAX; ++i)
-    if (owners[i]) {
-      struct cpucycles_perf_own *t = owners[i]->mine();
-      t->at_fork = t->state == CPUCYCLES_PERF_OWN_NONE ? t->last : cpucycles_perf_own_count(owners[i]);
+  for (i = 0; i < OWNERS_MAX; ++i) {
+    struct cpucycles_perf_owner *o = owner_at(i);
+    if (o) {
+      struct cpucycles_perf_own *t = o->mine();
+      t->at_fork = t->state == CPUCYCLES_PERF_OWN_NONE ? t->last : cpucycles_perf_own_count(o);
     }
+  }
+}
+
+/* The kernel does not copy perf mappings into a forked child, and the
+   events it inherits count the parent: a child reading a page it no longer
+   has would crash. So the child's thread drops them and opens its own on
+   its first read. */
+static void in_forked_child(void)
+{
+  forget_own(1);
 }
 
 static void at_thread_exit(void *unused)
@@ -292,27 +292,51 @@ static void at_thread_exit(void *unused)
   forget_own(0);
 }
 
-static int adopt(struct cpucycles_perf_owner *o)
+/* Made at load, not on a thread's first read: that may be made in a
+   signal handler, where neither call is safe. pthread_atfork takes the
+   lock that fork() holds (glibc, musl), which the interrupted thread may
+   be holding; musl's allocates, and musl's pthread_key_create takes a
+   lock that an exiting thread holds. At load neither makes a system call
+   in glibc (a lock word, static tables), so a program that never calls
+   the library does not see it load; api.c and guard.c register their fork
+   handlers the same way. The handlers do nothing until an owner is
+   registered: a fork of a program that never reads a perf counter costs
+   it a look at four null pointers. */
+__attribute__((constructor)) static void watch_forks_and_exits(void)
 {
-  int i, free_slot = -1;
-  if (fork_handled() != 0) return -1;
-  if (!exit_key_made) {
-    if (pthread_key_create(&exit_key, at_thread_exit) != 0) return -1;
-    exit_key_made = 1;
-  }
+  watching = pthread_atfork(before_fork, 0, in_forked_child) == 0 &&
+             pthread_key_create(&exit_key, at_thread_exit) == 0;
+}
+
+/* Records o among the owners, once: a compare-and-swap a slot, safe in a
+   signal handler. Slots fill in order and never empty, so o is found in
+   one before the first empty slot or goes into that one; where another
+   thread fills it first, it is looked at as one more full slot. */
+static int register_owner(struct cpucycles_perf_owner *o)
+{
+  int i;
+  if (!watching) return -1;
   for (i = 0; i < OWNERS_MAX; ++i) {
-    if (owners[i] == o) return 0;
-    if (!owners[i] && free_slot < 0) free_slot = i;
+    struct cpucycles_perf_owner *seen = 0;
+    if (__atomic_compare_exchange_n(&owners[i], &seen, o, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) ||
+        seen == o)
+      return 0;
   }
-  if (free_slot < 0) return -1;
-  owners[free_slot] = o;
-  return 0;
+  return -1;
 }
 
 /* Opens the calling thread's events; 0, or -1 with nothing open. The
-   owner is adopted once an event opens, so a first call on a machine
+   owner is registered once an event opens, so a first call on a machine
    without perf_event registers nothing. The key's value only has to be
-   non-null for at_thread_exit to run. */
+   non-null for at_thread_exit to run.
+   pthread_setspecific is not on POSIX's list of functions safe in a
+   signal handler, and this may run in one. musl stores into the thread's
+   table, made with the thread. glibc stores into a block inside the
+   thread's descriptor for the first 32 keys of a process, and allocates a
+   block on a thread's first use of a later key: made at load, this key is
+   the process's lowest free one, one of the first 32 unless 32 were made
+   before the library was loaded (test/perf/perfsignal.c checks that it
+   is). Then a plain store, as safe as any. */
 static int open_own(struct cpucycles_perf_owner *o, struct cpucycles_perf_own *t)
 {
   t->perf.type = o->type;
@@ -320,7 +344,7 @@ static int open_own(struct cpucycles_perf_owner *o, struct cpucycles_perf_own *t
   t->perf.config1 = o->config1;
   t->perf.flags = o->flags & CPUCYCLES_PERF_MAP;
   if (open_events(&machine, &t->perf) != 0) return -1;
-  if (adopt(o) != 0 || pthread_setspecific(exit_key, (void *)o) != 0) {
+  if (register_owner(o) != 0 || pthread_setspecific(exit_key, (void *)o) != 0) {
     drop(&t->perf, 1);
     return -1;
   }

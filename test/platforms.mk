@@ -11,6 +11,7 @@ LINUX_ONLY += perfpage   # perf_event mmap pages
 LINUX_ONLY += perfclose  # perf_event descriptors
 LINUX_ONLY += perforder  # perf_event: the order hardware cycle events are asked in
 LINUX_ONLY += perfown    # perf_event, one event per thread
+LINUX_ONLY += perfsignal # perf_event, one event per thread, opened in a signal handler
 LINUX_ONLY += disturb    # perf_event cycle events opened to disturb the chosen counter
 LINUX_ONLY += perfabi    # perf_event and futex declarations compared with the Linux kernel headers
 LINUX_ONLY += open       # cpucycles-open, which changes Linux kernel settings

@@ -5,7 +5,9 @@
    publishing), gets an answer at once, and the readings that thread sees
    never decrease. A second thread sends SIGPROF to the caller every few
    microseconds, as a profiler's timer would, through many fresh first
-   calls; each child must finish within its deadline. */
+   calls; each child must finish within its deadline (10 s). The handler
+   calls all three entry points; every one must get an answer, none may
+   change errno, and the selection must run once and choose the counter. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>

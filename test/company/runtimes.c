@@ -19,7 +19,13 @@
    - time: the first call beside such handlers and faulting threads takes
      about what it takes beside the same threads under handlers with an
      empty mask (medians of fresh children; a copy waiting for a turn that
-     never comes would add 100 ms), and the plain program's is shown. */
+     never comes would add 100 ms), and the plain program's is shown.
+   Thresholds: a shape is taken for a copy's guard at 5 looks at SIGILL's
+   handler (a first call makes 2); the full-mask median must stay under
+   twice the empty-mask one plus 20 ms. Where a plain first call takes
+   over 2 ms (an emulator) the timing is skipped, with its figures, as
+   its spread there exceeds any cost of the guard's: the looks are the
+   check. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>

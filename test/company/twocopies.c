@@ -17,7 +17,13 @@
    PMCCNTR_EL0 under qemu-user) must never reach the program's handler,
    and a third thread's real faults, which stand for a probe's where no
    probe faults, must reach the program's handler every time: never the
-   default action, which kills. */
+   default action, which kills.
+   Two more scenarios, one child each (not under the sanitizers, whose
+   runtimes own sigaction): a copy whose first call runs in a handler that
+   interrupted the other copy's turn in the same thread must guard over
+   it at once, not wait (counted in its looks at SIGILL's handler); and a
+   copy must wait for a copy nested over it for as long as that copy's
+   thread runs, however long the wall clock says (see stalled() below). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <libgen.h>

@@ -78,7 +78,7 @@ class Case:
         status, out = tools.output(argv, cwd=None if wrap else cwd, env=env or clean_env(),
                                    timeout=timeout, stdin=subprocess.DEVNULL)
         self.log.write(out)
-        # the time, for doc/testing.md's CI table
+        # the time each step took, kept in the case's log
         self.log.write('[exit status %d, %.1f s]\n' % (status, time.monotonic() - start))
         self.log.flush()
         return status, out

@@ -3,7 +3,15 @@
    table of counters (its cpucycles_options replaces the generated one when
    linked with the static library), so it can count how often selection
    ran and hold the selection at a known point. Each scenario runs in a
-   fresh child process, since a process has only one first call. */
+   fresh child process, since a process has only one first call:
+   - THREADS threads released by a barrier call all three entry points at
+     once, in REPS fresh processes: exactly one selection each, every
+     thread with the same counter and estimate, no reading going back;
+   - a signal handler calling cpucycles() inside its own thread's
+     selection gets 0, the default estimate and default-zero at once,
+     rather than a deadlock;
+   - a child forked by another thread mid-selection selects for itself;
+   - a thread cancelled mid-selection still completes it for all. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>

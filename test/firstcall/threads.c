@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* threads.c: the real library's first call made by many threads at once,
    released together by a barrier, in a fresh process each time. Selection
-   runs once per process if the trace shows each counter tried once. */
+   runs once per process if the trace shows each counter tried once. Every
+   thread must get the same counter, and its 10^4 readings after the call
+   must never decrease. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>

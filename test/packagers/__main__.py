@@ -29,12 +29,17 @@ working tree):
 
 Each recipe's steps run as nobody when the tier runs as root (its own
 HOME, the copy given to it), so that an install that ignores DESTDIR or
-the prefix fails instead of writing to /usr. Each case checks the exact
-set of files packaged, that a program links and runs against them, and
-that the recipe's flags reached every compilation unit of
-libcpucycles.so.1, libcpucycles.a and cpucycles-info (DW_AT_producer,
-recorded with -grecord-gcc-switches), every function of the linked files
-lying in such a unit.
+the prefix fails instead of writing to /usr. Nobody may not be able to
+read the source tree (a clone inside a home directory of mode 700), so
+what a step needs is copied into the case's directory first, and a step
+as nobody that names the source tree fails the case, from any checkout;
+the work directory must be one nobody can enter (TMPDIR), or the tier
+stops before its cases.
+Each case checks the exact set of files packaged, that a program links
+and runs against them, and that the recipe's flags reached every
+compilation unit of libcpucycles.so.1, libcpucycles.a and
+cpucycles-info (DW_AT_producer, recorded with -grecord-gcc-switches),
+every function of the linked files lying in such a unit.
 
 One line per case: `<case>: ok`, `<case>: FAIL <why> (<log>)` or
 `skip <case>: <reason>`; last, `N passed, M failed`, exit 1 on any
@@ -53,7 +58,7 @@ import time
 import traceback
 
 sys.dont_write_bytecode = True
-from common import (Case, CaseError, Skip, HERE, LOGS, RECORD, machine,  # noqa: E402
+from common import (Case, CaseError, Skip, LOGS, RECORD, as_nobody, machine,  # noqa: E402
                     run_pool, man1_pages, upstream_files, version)
 
 JOBS = '-j2'
@@ -159,8 +164,7 @@ def case_rpm(case):
     case.must('tar -czf %s %s' % (os.path.join(top, 'SOURCES', name + '.tar.gz'), name),
               case.dir, user=False)
     shutil.rmtree(os.path.join(case.dir, name))
-    spec = os.path.join(top, 'SPECS', 'libcpucycles.spec')
-    shutil.copy(os.path.join(HERE, 'libcpucycles.spec'), spec)
+    spec = case.take('libcpucycles.spec', os.path.join(top, 'SPECS'))
     case.hand_over()
     ldflags = '-Wl,-z,relro -Wl,--as-needed -Wl,-z,now'
     defines = {'_topdir': top, 'cc_version': version(), 'cc_flags': cflags, 'cc_ldflags': ldflags,
@@ -209,6 +213,7 @@ def case_homebrew(case):
     tree = case.copy()
     prefix = os.path.join(case.dir, 'Cellar', 'libcpucycles', version())
     shims = case.shim('gcc', 'gcc', '%s -w -pipe %s' % (' '.join(flags), RECORD))
+    use = case.take('use.c')
     case.hand_over()
     env = case.env(PATH=shims + ':' + case.env()['PATH'], CC='gcc', MAKEFLAGS=JOBS)
     case.must('./configure --prefix=%s' % prefix, tree, env=env)
@@ -223,7 +228,7 @@ def case_homebrew(case):
     # the formula's test: cc test.c -L<lib> -lcpucycles, and cpucycles-info
     test = os.path.join(case.home, 'test')
     status, out = case.sh('cc %s -I%s -L%s -lcpucycles -Wl,-rpath,%s -o %s && %s' % (
-        os.path.join(HERE, 'use.c'), os.path.join(prefix, 'include'), os.path.join(prefix, 'lib'),
+        use, os.path.join(prefix, 'include'), os.path.join(prefix, 'lib'),
         os.path.join(prefix, 'lib'), test, test), case.home, env=env)
     if status != 0:
         case.problems.append("the formula's test program failed (exit %d)" % status)
@@ -427,6 +432,13 @@ def main(argv):
     os.makedirs(LOGS, exist_ok=True)
     work = tempfile.mkdtemp(prefix='cpucycles-packagers-')
     os.chmod(work, 0o755)  # the cases run as nobody: let them in
+    if os.geteuid() == 0 and subprocess.run(as_nobody(['test', '-x', work])).returncode != 0:
+        # a TMPDIR inside a private directory: every case would fail on
+        # its first step with "Permission denied", none saying whose
+        sys.stderr.write('test/packagers: nobody cannot reach the work directory %s; '
+                         'set TMPDIR to a directory every user can enter\n' % work)
+        os.rmdir(work)
+        return 2
     jobs = max(1, int(os.environ.get('CPUCYCLES_PACKAGERS_JOBS', '2')))
 
     def cleanup():

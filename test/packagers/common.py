@@ -80,18 +80,33 @@ class Case:
         env.update(extra)
         return env
 
+    def take(self, name, into=None):
+        """A copy of test/packagers' file name in the case's directory (or
+        into): the steps run as nobody, who may not be able to read the
+        source tree (a clone inside a home directory of mode 700);
+        -> its path."""
+        path = os.path.join(into or self.dir, name)
+        shutil.copy(os.path.join(HERE, name), path)
+        return path
+
     def sh(self, command, cwd, env=None, user=True):
         """One shell command line, as the unprivileged user unless user is
         False; -> (status, output)."""
         if STOP.is_set():
             raise CaseError('interrupted')
         argv = ['/bin/sh', '-c', command]
+        env = env or self.env()
         if user and self.as_user:
-            argv = ['setpriv', '--reuid=%d' % NOBODY, '--regid=%d' % NOBODY,
-                    '--clear-groups', '--'] + argv
+            named = [t for t in [command, cwd] + sorted(env.values()) if in_source(t)]
+            if named:
+                # what works from a readable checkout fails from a private
+                # one: refused here, whatever this checkout's permissions
+                raise CaseError('a step as nobody names the source tree (take() a copy '
+                                'first): %s' % named[0][:200])
+            argv = as_nobody(argv)
         self.log.write('\n$ (cd %s && %s)\n' % (cwd, command))
         self.log.flush()
-        status, out = tools.output(argv, cwd=cwd, env=env or self.env(),
+        status, out = tools.output(argv, cwd=cwd, env=env,
                                    timeout=STEP_TIMEOUT, stdin=subprocess.DEVNULL)
         self.log.write(out)
         self.log.write('[exit status %d]\n' % status)
@@ -202,6 +217,17 @@ class Case:
         if self.problems:
             return '%s: FAIL %s%s' % (self.name, '; '.join(self.problems), where)
         return '%s: ok' % self.name
+
+
+def as_nobody(argv):
+    """argv run as nobody:nogroup, without root's groups."""
+    return ['setpriv', '--reuid=%d' % NOBODY, '--regid=%d' % NOBODY,
+            '--clear-groups', '--'] + argv
+
+
+def in_source(text):
+    """Whether text names the source tree or a path inside it."""
+    return re.search(re.escape(SRC) + r'(?![^/\s\'"])', text) is not None
 
 
 def has_flag(producer, flag):

@@ -53,7 +53,10 @@ class Cpio:
             self.entry(path, stat.S_IFLNK | 0o777, os.readlink(host_path).encode())
         else:
             with open(host_path, 'rb') as f:
-                mode = os.stat(host_path).st_mode & 0o755 | 0o444
+                # anyone's to read and, if a program, to run: the guest's
+                # user runs the suite, and a build made under umask 077
+                # (a private checkout's) is its owner's alone
+                mode = 0o755 if os.stat(host_path).st_mode & 0o100 else 0o644
                 self.entry(path, stat.S_IFREG | mode, f.read())
 
     def symlink(self, path, target):

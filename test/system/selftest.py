@@ -12,13 +12,15 @@ Also checked: client.py gives up on a server that never replies, and
 test/system/run kills a scenario's whole process group, and a worker
 past its limit while the next guest still runs; and the list of what the
 later scenarios leave out (test/system/run's ONCE) names only programs
-and checks that exist.
+and checks that exist; and the guest's unprivileged user can read and
+run the programs of a private checkout (initramfs.py).
 """
 import contextlib
 import io
 import os
 import re
 import socket
+import stat
 import sys
 import tempfile
 import threading
@@ -30,6 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))
 import guest as guestmod  # noqa: E402
+import initramfs  # noqa: E402
 import tools  # noqa: E402
 
 # The agent's side. serve: answers every request, reading each chunk of
@@ -240,6 +243,49 @@ def check_run(t, work):
              % (tally.passed, tally.failed, tally.rows))
 
 
+def cpio_modes(data):
+    """A newc archive (the initramfs) -> {name: mode}, read as the kernel
+    unpacks it: a 110-byte header of hex fields, the name, the data, each
+    padded to 4 bytes."""
+    modes, at = {}, 0
+    while True:
+        mode, size, namesize = (int(data[at + 6 + 8 * i:at + 14 + 8 * i], 16) for i in (1, 6, 11))
+        name = data[at + 110:at + 109 + namesize].decode()
+        if name == 'TRAILER!!!':
+            return modes
+        modes[name] = mode
+        at += 110 + namesize
+        at += -at % 4 + size
+        at += -at % 4
+
+
+def check_initramfs(t, work):
+    """The guest's user reads and runs the programs of a private checkout
+    (below a directory of mode 700, built under umask 077): the guest
+    holds its own copy, whatever the host's permissions."""
+    private = os.path.join(work, 'private')
+    bindir = os.path.join(private, 'src', 'build', 'package', 'bin')
+    os.makedirs(bindir)
+    for d in (private, bindir):
+        os.chmod(d, 0o700)
+    for name, mode in (('program', 0o700), ('data', 0o600)):
+        with open(os.path.join(bindir, name), 'w') as f:
+            f.write('x')
+        os.chmod(os.path.join(bindir, name), mode)
+    c = initramfs.Cpio()
+    c.tree(os.path.dirname(bindir))
+    modes = cpio_modes(c.bytes())
+    root = bindir.lstrip('/')
+    parents = [root.rsplit('/', n)[0] for n in range(root.count('/') + 1)]
+    odd = sorted('%s %o' % (d, modes.get(d, 0)) for d in parents
+                 if modes.get(d) != stat.S_IFDIR | 0o755)
+    t.result(not odd, "the directories down to a private tree's programs are 755 in the guest "
+             '(not: %s)' % odd)
+    got = {n: '%o' % modes.get(root + '/' + n, 0) for n in ('program', 'data')}
+    t.result(got == {'program': '100755', 'data': '100644'},
+             'a program of mode 700 is 755 in the guest, a file of mode 600 is 644 (%s)' % got)
+
+
 def check_once(t):
     """Every name in test/system/run's ONCE is a test program the build
     makes or a module of test/checks, and says why it cannot depend on a
@@ -296,6 +342,7 @@ def main():
         check_guest(t, work)
         check_client(t, work)
         check_run(t, work)
+        check_initramfs(t, work)
     t.end()
 
 

@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* arith.c: the fixed-point scaling and the 32-bit extension, as pure
-   functions of their inputs. */
+   functions of their inputs. The scaling: rounding, factors refused
+   (zero, negative, past 2^32), no overflow on large counts, and a
+   measured ratio snapped to some m/2^k or refused when near none. The
+   extension: wraps counted across long gaps and despite an error in the
+   rate, a reading a little older than its base, an OS clock that goes
+   back (no wrap added) or jumps by years (no overflow). */
 #include <string.h>
 #include "check.h"
 #include "internal.h"

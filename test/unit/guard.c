@@ -2,7 +2,13 @@
 /* guard.c: while the selection probes a counter, a fault in another thread
    reaches the handler the program installed (or kills it as the default
    would), and afterwards every disposition and the mask are as found. The
-   probe is held inside its guarded setup while a second thread faults. */
+   probe is held inside its guarded setup while a second thread faults.
+   The program's handler must get the fault with its siginfo, its sa_mask
+   and on its alternate stack; under SIG_DFL the process dies by SIGSEGV,
+   under SIG_IGN a sent signal is dropped while a real fault still kills,
+   and an SA_RESETHAND handler leaves SIG_DFL behind. Last, a probe's
+   fault on the selecting thread's SS_AUTODISARM alternate stack leaves
+   that stack armed (skipped where sigaltstack refuses the flag). */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <setjmp.h>

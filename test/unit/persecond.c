@@ -1,6 +1,14 @@
 /* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* persecond.c: every source of the cycles-per-second estimate, with valid
-   and malformed text, and the order in which the sources are tried. */
+   and malformed text, and the order in which the sources are tried. Each
+   parser meets signs, fractions, units, NUL bytes, overflowing numbers,
+   values out of range and every /proc/cpuinfo dialect the library reads;
+   the streaming /proc/cpuinfo reader must give the same answer whatever
+   the size of the pieces it is handed (1 to 64 bytes) and with lines
+   either side of its buffer's length. The whole chain runs against
+   fixture files under a private root: which source wins when several are
+   there, a bad one handing over to the next, and each file opened once
+   (counted with inotify). */
 #define _POSIX_C_SOURCE 200809L
 #define _DARWIN_C_SOURCE /* mkdtemp, which macOS hides under _POSIX_C_SOURCE */
 #include <stdlib.h>

@@ -1,7 +1,14 @@
 /* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* select.c: the selection against synthetic counters whose behaviour is
    known exactly: faulting, decreasing, frozen, wrapping, slow, and of a
-   rate that fits no crystal. */
+   rate that fits no crystal. Checked: which counter wins, with what
+   precision and scaling (and the only32 flag of one that wraps); that
+   every counter that lost gave back what its setup took; that the
+   program's own handler and blocked set survive; that a later counter
+   takes the place of the best so far only when clearly better (by more
+   than 32 cycles and more than a quarter), so near ties keep the earlier
+   one; and that an untraced selection's skip of counters that cannot win
+   follows the same rule, where a traced one measures them all. */
 #define _DEFAULT_SOURCE
 #include <signal.h>
 #include <string.h>
