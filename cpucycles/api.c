@@ -10,6 +10,9 @@
 #include "internal.h"
 #include "guard.h"
 #include "os.h"
+#ifdef __linux__
+#include "perf.h" /* each thread's own events: perf.c, built for Linux alone */
+#endif
 #ifndef _WIN32
 #include "prebound.h"
 #endif
@@ -145,7 +148,7 @@ static void adopt(int *state, int me)
 
 /* Nothing to do in the child of a program that never claimed: the fork
    of a program that does not use the library costs it nothing. */
-static void in_forked_child(void)
+static void claims_in_forked_child(void)
 {
   int me;
   if (!__atomic_load_n(&memory_pid, __ATOMIC_RELAXED)) return;
@@ -156,12 +159,39 @@ static void in_forked_child(void)
   tid_here = me;
 }
 
-/* Registered at load, not at the first call: that may be made in a signal
-   handler, where pthread_atfork is not safe to call. No system call
-   here: a program that never calls the library does not see it load. */
-__attribute__((constructor)) static void watch_process(void)
+/* The library's fork hook, for every layer that keeps state a fork
+   child must not inherit as it is: the claims above, the guard's
+   handlers (guard.c), each thread's perf events (perf.c). */
+static void before_fork(void)
 {
-  pthread_atfork(0, 0, in_forked_child);
+#ifdef __linux__
+  cpucycles_perf_before_fork();
+#endif
+}
+
+static void in_forked_child(void)
+{
+  claims_in_forked_child();
+  cpucycles_guard_in_forked_child();
+#ifdef __linux__
+  cpucycles_perf_in_forked_child();
+#endif
+}
+
+/* Registered at load, not at the first call: that may be made in a
+   signal handler, where pthread_atfork is not safe to call (it takes the
+   lock that fork() holds, which the interrupted thread may hold). No
+   system call here: a program that never calls the library does not see
+   it load. perf.c makes its thread-exit key here too, for the same
+   reason, and opens no event without the hook and the key. */
+__attribute__((constructor)) static void at_load(void)
+{
+  int watched = pthread_atfork(before_fork, 0, in_forked_child) == 0;
+#ifdef __linux__
+  cpucycles_perf_at_load(watched);
+#else
+  (void)watched;
+#endif
 }
 #endif
 

@@ -292,17 +292,10 @@ static void on_fault(int sig, siginfo_t *info, void *context)
    instructions). A child of the selecting thread itself (forked in a
    signal handler) goes on with the selection, which gives them back at
    its end. */
-static void in_forked_child(void)
+void cpucycles_guard_in_forked_child(void)
 {
   if (__atomic_load_n(&guard_used, __ATOMIC_ACQUIRE) && !guarding_here)
     cpucycles_copies_give_back(NGUARDED, 0);
-}
-
-/* Registered at load, not at the first call: that may be made in a signal
-   handler, where pthread_atfork is not safe to call. */
-__attribute__((constructor)) static void watch_forks(void)
-{
-  pthread_atfork(0, 0, in_forked_child);
 }
 
 /* Whether the program blocks any of the four (take_pending said so):

@@ -24,6 +24,9 @@
    caller has it, 0 where not (the guard then asks the kernel). */
 int cpucycles_guard_begin(long thread);
 void cpucycles_guard_end(void);
+/* The library's fork hook (api.c) calls it in a fork() child: the
+   program's handlers back where a guard of the parent's was up. */
+void cpucycles_guard_in_forked_child(void);
 /* Puts back the probing thread's signal mask as the guard set it (what
    it had before, the four unblocked), after a jump out of the handler,
    which does not restore it by itself. */

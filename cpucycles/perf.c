@@ -237,8 +237,8 @@ int cpucycles_perf_user_read(const struct cpucycles_perf *p)
 #define OWNERS_MAX 4
 static struct cpucycles_perf_owner *owners[OWNERS_MAX];
 static pthread_key_t exit_key;
-/* Whether the fork handlers and the exit key are in place (made at load,
-   watch_forks_and_exits): without them no thread opens events. */
+/* Whether the fork hook and the exit key are in place (made at load,
+   cpucycles_perf_at_load): without them no thread opens events. */
 static int watching;
 
 static struct cpucycles_perf_owner *owner_at(int i)
@@ -265,7 +265,7 @@ static void forget_own(int child)
 
 /* Before a fork, the forking thread's count, for the child to go on from
    (a read of its page or descriptor, only where it has events). */
-static void before_fork(void)
+void cpucycles_perf_before_fork(void)
 {
   int i;
   for (i = 0; i < OWNERS_MAX; ++i) {
@@ -281,7 +281,7 @@ static void before_fork(void)
    events it inherits count the parent: a child reading a page it no longer
    has would crash. So the child's thread drops them and opens its own on
    its first read. */
-static void in_forked_child(void)
+void cpucycles_perf_in_forked_child(void)
 {
   forget_own(1);
 }
@@ -292,20 +292,17 @@ static void at_thread_exit(void *unused)
   forget_own(0);
 }
 
-/* Made at load, not on a thread's first read: that may be made in a
-   signal handler, where neither call is safe. pthread_atfork takes the
-   lock that fork() holds (glibc, musl), which the interrupted thread may
-   be holding; musl's allocates, and musl's pthread_key_create takes a
-   lock that an exiting thread holds. At load neither makes a system call
-   in glibc (a lock word, static tables), so a program that never calls
-   the library does not see it load; api.c and guard.c register their fork
-   handlers the same way. The handlers do nothing until an owner is
-   registered: a fork of a program that never reads a perf counter costs
-   it a look at four null pointers. */
-__attribute__((constructor)) static void watch_forks_and_exits(void)
+/* The key is made at load (api.c's at_load), not on a thread's first
+   read: that may be made in a signal handler, where it is not safe:
+   musl's pthread_key_create takes a lock that an exiting thread holds.
+   At load it makes no system call in glibc (static tables), so a program
+   that never calls the library does not see it load. The fork hook's
+   calls do nothing until an owner is registered: a fork of a program
+   that never reads a perf counter costs it a look at four null
+   pointers. */
+void cpucycles_perf_at_load(int forks_watched)
 {
-  watching = pthread_atfork(before_fork, 0, in_forked_child) == 0 &&
-             pthread_key_create(&exit_key, at_thread_exit) == 0;
+  watching = forks_watched && pthread_key_create(&exit_key, at_thread_exit) == 0;
 }
 
 /* Records o among the owners, once: a compare-and-swap a slot, safe in a

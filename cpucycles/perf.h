@@ -91,6 +91,14 @@ void cpucycles_perf_own_close(struct cpucycles_perf_owner *o);
    readings never freeze. A forked child's thread goes on from the count
    its parent's thread had when it forked, so readings never decrease. */
 long long cpucycles_perf_own_count(struct cpucycles_perf_owner *o);
+/* For the library's fork hook and load (api.c): the forking thread's
+   count, before a fork; in the child, each thread's events dropped, to
+   be opened afresh; and at load, the thread-exit key, made only where
+   the fork hook is in place (forks_watched): without both, no thread
+   opens events of its own. */
+void cpucycles_perf_before_fork(void);
+void cpucycles_perf_in_forked_child(void);
+void cpucycles_perf_at_load(int forks_watched);
 
 /* What the kernel says, behind a pointer so that tests can play one: the
    library has one for this machine (perf.c); a test passes its own to

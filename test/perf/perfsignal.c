@@ -24,6 +24,9 @@
      its own thread, where the old code's pthread_atfork waited for good;
      how many landed there is printed, and none landing in all rounds is a
      skip of this part, not a pass.
+   The library's load hook, which makes both, is api.c's, as in any
+   program that calls the library: main names cpucycles_version so that
+   the archive's api.o is linked in.
    The events are the task clock's, a software event that needs no PMU,
    opened by the library's own code as the cycle events are (as perfown.c).
    Skipped, with the reason, where perf_event_open refuses even that, where
@@ -38,6 +41,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <cpucycles.h>
 #include "check.h"
 #include "child.h"
 #include "cycles.h"
@@ -360,6 +364,7 @@ int main(void)
 {
   int found = find_next_key_create() && find_next_atfork();
   main_started = 1;
+  if (!cpucycles_version()) return 1; /* api.o linked in (above); no first call */
   if (!found) {
     SKIP("perfsignal: no next pthread_key_create or pthread_atfork for this program's own to "
          "pass the library's calls on to");
