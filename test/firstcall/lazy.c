@@ -165,5 +165,5 @@ int main(void)
   }
   cycles_works = 1;
   cycles_wins();
-  CHECK_DONE();
+  return check_done();
 }

@@ -289,5 +289,5 @@ int main(void)
   cannot_open();
   page();
   open_close();
-  CHECK_DONE();
+  return check_done();
 }

@@ -90,5 +90,5 @@ int main(void)
 {
   scaling();
   extension();
-  CHECK_DONE();
+  return check_done();
 }

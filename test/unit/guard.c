@@ -272,12 +272,12 @@ static void autodisarm(void)
 
 int main(void)
 {
-  SKIP_UNLESS_FORK_WORKS("guard tests");
+  if (fork_skipped("guard tests")) return 0;
   page = mmap(0, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   CHECK(page != MAP_FAILED, "an inaccessible page to fault on");
   handlers_called();
   dispositions();
   resethand();
   autodisarm();
-  CHECK_DONE();
+  return check_done();
 }

@@ -440,5 +440,5 @@ int main(void)
           counted_setups, t2[1].precision);
   }
   shared_resources();
-  CHECK_DONE();
+  return check_done();
 }
