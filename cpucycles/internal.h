@@ -14,8 +14,6 @@
    not through the GOT. */
 #pragma GCC visibility push(hidden)
 
-#define CPUCYCLES_API __attribute__((visibility("default")))
-
 /* glibc: static TLS, whose access needs no __tls_get_addr (so no
    dependency on the dynamic loader) and is safe inside a signal handler;
    glibc keeps spare static TLS for libraries loaded later, so the library
