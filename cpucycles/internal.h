@@ -109,12 +109,14 @@ struct cpucycles_persecond_source {
   long long (*fn)(void);
 };
 long long cpucycles_persecond_of(struct cpucycles_persecond_source *ps);
-/* parse.c: figures from text, pure functions of it. */
+/* parse.c: figures and integers from text, pure functions of it. */
 long long cpucycles_parse_hz(const char *text, size_t len);
 long long cpucycles_parse_khz(const char *text, size_t len);
 long long cpucycles_parse_cpuinfo_line(const char *line, size_t len);
 long long cpucycles_parse_cpuinfo(const char *text, size_t len);
 long long cpucycles_parse_timebase_line(const char *line, size_t len);
+int cpucycles_parse_integer(const char *text, size_t len, long long min, long long max,
+                            long long *value);
 /* The longest /proc/cpuinfo line the streaming reader looks at, newline
    included; longer ones are skipped. The lines that state a rate are
    short; the long ones (flags) are skipped either way, and the buffer
