@@ -97,13 +97,13 @@ static int read_type(const char *root, const char *path, unsigned int *type)
 {
   char buf[32];
   long long v;
-  ssize_t n;
+  long n;
   int fd = cpucycles_open_path(root, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
   if (fd < 0) return -1;
-  n = read(fd, buf, sizeof buf);
+  n = cpucycles_read_some(&fd, buf, sizeof buf);
   close(fd);
-  if (n <= 0 || n == (ssize_t)sizeof buf || !cpucycles_parse_integer(buf, (size_t)n, 0, 0xffffffffLL, &v))
+  if (n <= 0 || n == (long)sizeof buf || !cpucycles_parse_integer(buf, (size_t)n, 0, 0xffffffffLL, &v))
     return -1;
   *type = (unsigned int)v;
   return 0;
