@@ -33,18 +33,16 @@ static long long in_range(long long v)
 }
 
 /* The digits of base (10 or 16) from p on, up to end: their value in *v
-   and where they stop; null when there is none, or when the value would
-   pass max (0 or more), which it then never does. */
+   and where they stop; null when there is none, or when the value passes
+   max (0 to 2^59: a value up to max times 16 plus 15 cannot overflow). */
 static const char *digits(const char *p, const char *end, int base, long long max, long long *v)
 {
   const char *start = p;
   long long value = 0;
   int d;
 
-  for (; p < end && (d = digit(*p, base)) >= 0; ++p) {
-    if (value > max / base || value * base > max - d) return 0;
-    value = value * base + d;
-  }
+  for (; p < end && (d = digit(*p, base)) >= 0; ++p)
+    if ((value = value * base + d) > max) return 0;
   *v = value;
   return p > start ? p : 0;
 }
@@ -168,17 +166,15 @@ long long cpucycles_parse_timebase_line(const char *line, size_t len)
 /* A kernel file's one integer (a setting under /proc/sys, a PMU's type):
    decimal digits and perhaps a newline, nothing else, with a '-' first
    only where min is below 0. 1 with *value when it lies in min..max
-   (max 0 or more), else 0. */
+   (max 0 or more); else 0, *value left undefined. */
 int cpucycles_parse_integer(const char *text, size_t len, long long min, long long max,
                             long long *value)
 {
   const char *end = text + len;
-  long long v;
-  int negative;
+  int negative = min < 0 && len > 0 && *text == '-';
 
   if (len > 0 && end[-1] == '\n') --end;
-  negative = min < 0 && text < end && *text == '-';
-  if (digits(text + negative, end, 10, negative ? -min : max, &v) != end) return 0;
-  *value = negative ? -v : v;
+  if (digits(text + negative, end, 10, negative ? -min : max, value) != end) return 0;
+  if (negative) *value = -*value;
   return 1;
 }
