@@ -40,6 +40,10 @@ struct cpucycles_option {
      call leaves a counter that this says cannot win not even set up.
      0, a core counter's, where a table does not say. */
   int penalty;
+  /* 1 where cpucycles/options says it reads through the OS, which cannot
+     fault: a first call without the signal guard still tries it. 0, may
+     fault, where a table does not say. */
+  unsigned char cannot_fault;
 };
 extern const struct cpucycles_option cpucycles_options[];
 extern const int cpucycles_noptions;
