@@ -150,7 +150,7 @@ static int slow_setup(struct cpucycles_setup *s)
   return 0;
 }
 static const struct cpucycles_counter slow = { slow_read, slow_setup, 0 };
-static const struct cpucycles_option slow_table[1] = { { "slow", &slow, 0 } };
+static const struct cpucycles_option slow_table[1] = { { "slow", &slow, 0, 0 } };
 
 static void *fork_until_stopped(void *arg)
 {

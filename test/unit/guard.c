@@ -237,7 +237,7 @@ static int faulting_setup(struct cpucycles_setup *s)
 }
 static long long no_read(void) { return 0; }
 static const struct cpucycles_counter faulting_counter = { no_read, faulting_setup, 0 };
-static const struct cpucycles_option faulting_table[1] = { { "faulting", &faulting_counter, 0 } };
+static const struct cpucycles_option faulting_table[1] = { { "faulting", &faulting_counter, 0, 0 } };
 
 /* The guard's handler runs on the selecting thread's alternate stack.
    One set up with SS_AUTODISARM (Linux 4.7) is switched off while a
