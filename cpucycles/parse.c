@@ -34,8 +34,10 @@ static long long in_range(long long v)
 
 /* The digits of base (10 or 16) from p on, up to end: their value in *v
    and where they stop; null when there is none, or when the value passes
-   max (0 to 2^59: a value up to max times 16 plus 15 cannot overflow). */
-static const char *digits(const char *p, const char *end, int base, long long max, long long *v)
+   max (0 to 2^59: a value up to max times 16 plus 15 cannot overflow).
+   Out of line: one body for its two callers is smaller than a copy in
+   each (16 bytes of .text, gcc 12, -Oz). */
+__attribute__((noinline)) static const char *digits(const char *p, const char *end, int base, long long max, long long *v)
 {
   const char *start = p;
   long long value = 0;
