@@ -252,7 +252,7 @@ int main(int argc, char **argv)
   struct floor_run floor_run;
   int n = cpucycles_noptions < MAX_OPTIONS ? cpucycles_noptions : MAX_OPTIONS;
   long long persecond;
-  int i, r, have_first, have_floor;
+  int i, j, r, have_first, have_floor;
   double ratio = 0;
   struct utsname u;
   char model[256], text[96];
@@ -279,8 +279,8 @@ int main(int argc, char **argv)
     for (i = 0; i < n; ++i) {
       double *x = src[i].f.samples + r * BENCH_READS;
       if (!src[i].f.samples) continue;
-      BENCH_DIFFS(x, readings, BENCH_READS, src[i].scale, src[i].trial.only32,
-                  cpucycles_options[i].counter->read());
+      for (j = 0; j <= BENCH_READS; ++j) readings[j] = cpucycles_options[i].counter->read();
+      bench_diffs(x, readings, BENCH_READS, src[i].scale, src[i].trial.only32);
       src[i].f.means[r] = bench_mean(x, BENCH_READS);
     }
   /* Given back before cpucycles() sets up its own choice, which may be one
@@ -301,11 +301,13 @@ int main(int argc, char **argv)
     double *x;
 #ifdef BENCH_FLOOR
     x = floor_f.samples + r * BENCH_READS;
-    BENCH_DIFFS(x, readings, BENCH_READS, 1.0, 0, bench_floor_read());
+    for (j = 0; j <= BENCH_READS; ++j) readings[j] = bench_floor_read();
+    bench_diffs(x, readings, BENCH_READS, 1.0, 0);
     floor_f.means[r] = bench_mean(x, BENCH_READS);
 #endif
     x = api_f.samples + r * BENCH_READS;
-    BENCH_DIFFS(x, readings, BENCH_READS, 1.0, 0, cpucycles());
+    for (j = 0; j <= BENCH_READS; ++j) readings[j] = cpucycles();
+    bench_diffs(x, readings, BENCH_READS, 1.0, 0);
     api_f.means[r] = bench_mean(x, BENCH_READS);
   }
 #ifdef BENCH_FLOOR

@@ -49,7 +49,7 @@ int main(int argc, char **argv)
 {
   struct bench_summary s, mean;
   long long before, after, cpu_before, cpu_after;
-  int r;
+  int r, j;
 
   if (argc > 1 && strcmp(argv[1], "runtime") == 0) runtime_handlers();
 
@@ -64,7 +64,8 @@ int main(int argc, char **argv)
   if (argc > 1 && strcmp(argv[1], "hot") == 0) {
     for (r = 0; r < BENCH_ROUNDS; ++r) {
       double *x = diffs + r * BENCH_READS;
-      BENCH_DIFFS(x, readings, BENCH_READS, 1.0, 0, cpucycles());
+      for (j = 0; j <= BENCH_READS; ++j) readings[j] = cpucycles();
+      bench_diffs(x, readings, BENCH_READS, 1.0, 0);
       means[r] = bench_mean(x, BENCH_READS);
     }
     bench_summarize(diffs, BENCH_ROUNDS * BENCH_READS, &s);

@@ -37,6 +37,16 @@ double bench_mean(const double *x, long n)
   return sum / (double)n;
 }
 
+void bench_diffs(double *out, const long long *tmp, long n, double scale, int only32)
+{
+  long i;
+  for (i = 0; i < n; ++i) {
+    long long d = tmp[i + 1] - tmp[i];
+    if (only32) d = (long long)(unsigned int)d;
+    out[i] = (double)d * scale;
+  }
+}
+
 void bench_print_figure(FILE *f, double v)
 {
   long long tenths = (long long)(v < 0 ? v * 10 - 0.5 : v * 10 + 0.5);

@@ -24,21 +24,13 @@ void bench_summarize(double *x, long n, struct bench_summary *s);
 /* A figure without trailing noise: 21, 52.4, 0.5 (one decimal at most). */
 void bench_print_figure(FILE *f, double v);
 
-/* Fills out[0..n) with the differences of n+1 back-to-back evaluations of
-   READ, times scale, keeping only the low 32 bits of each difference when
-   only32. A macro so that the floor's inline instruction and the call
-   through the public pointer are measured as written, not behind a call of
-   our own. tmp must hold n+1 readings. */
-#define BENCH_DIFFS(out, tmp, n, scale, only32, READ)                        \
-  do {                                                                      \
-    long bench_i_;                                                          \
-    for (bench_i_ = 0; bench_i_ <= (n); ++bench_i_) (tmp)[bench_i_] = READ; \
-    for (bench_i_ = 0; bench_i_ < (n); ++bench_i_) {                         \
-      long long d_ = (tmp)[bench_i_ + 1] - (tmp)[bench_i_];                  \
-      if (only32) d_ = (long long)(unsigned int)d_;                          \
-      (out)[bench_i_] = (double)d_ * (scale);                                \
-    }                                                                       \
-  } while (0)
+/* Fills out[0..n) with the differences of the n+1 back-to-back readings
+   in tmp, times scale, keeping only the low 32 bits of each difference
+   when only32. The caller takes the readings in a loop of its own,
+   `for (j = 0; j <= n; ++j) tmp[j] = READ;`, so that the floor's inline
+   instruction and the call through the public pointer are measured as
+   written, not behind a call of ours. */
+void bench_diffs(double *out, const long long *tmp, long n, double scale, int only32);
 
 /* Nanoseconds of CLOCK_MONOTONIC. */
 long long bench_ns(void);

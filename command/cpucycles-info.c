@@ -32,14 +32,19 @@
 
 /* What each counter of cpucycles/options counts, by name: the library
    keeps its kinds to itself (it exports only its API), and a user reading
-   a number needs to know which of these it is. The build writes the list
-   from the table (kinds.h, in the build directory). */
+   a number needs to know which of these it is, and whether the count is
+   the calling thread's own (one read through a perf event of the
+   thread). The build writes the list from the table (kinds.h, in the
+   build directory). */
 enum kind { UNKNOWN, CORE, CORE_KERNEL, OFFCORE, OSCLOCK, NONE };
 
-static const struct {
+struct counter_kind {
   const char *name;
   enum kind kind;
-} kinds[] = {
+  int per_thread;
+};
+
+static const struct counter_kind kinds[] = {
 #include "kinds.h"
 };
 
@@ -52,12 +57,15 @@ static const char *const kind_text[] = {
   "is no counter: every reading is 0",
 };
 
-static enum kind kind_of(const char *name)
+/* The table's row of a counter; one of no kind, not per thread, for a
+   name it does not have. */
+static struct counter_kind kind_of(const char *name)
 {
+  static const struct counter_kind unknown = { "", UNKNOWN, 0 };
   size_t i;
   for (i = 0; i < sizeof kinds / sizeof kinds[0]; ++i)
-    if (strcmp(kinds[i].name, name) == 0) return kinds[i].kind;
-  return UNKNOWN;
+    if (strcmp(kinds[i].name, name) == 0) return kinds[i];
+  return unknown;
 }
 
 #define DIFFS 64
@@ -136,9 +144,9 @@ static void observed(long long *lo, long long *hi)
 #define DISAGREE 0.05
 
 /* What the numbers above mean for someone measuring with this counter. */
-static void notes(const char *impl, long long persecond, long long lo, long long hi)
+static void notes(const char *impl, enum kind kind, long long persecond, long long lo,
+                  long long hi)
 {
-  enum kind kind = kind_of(impl);
   long cpus = online_cpus();
 
   printf("cpucycles note %s %s\n", impl, kind_text[kind]);
@@ -178,9 +186,11 @@ static void notes(const char *impl, long long persecond, long long lo, long long
    the cross-core measurement's threads are POSIX threads, which MinGW
    has only in winpthread's DLL: it is not built, and its line says so in
    the form crossreport.c gives a system that cannot pin threads. */
-static void trust_and_crosscore(const char *impl)
+static void trust_and_crosscore(const char *impl, struct counter_kind k)
 {
   struct x86id id;
+
+  (void)k;
 
   x86id_read(&id);
   trust_report(stdout, "", 0, 0, online_cpus(), &id);
@@ -198,26 +208,19 @@ static long long chosen(void *ctx, int cpu)
   return cpucycles();
 }
 
-/* A counter whose readings are the calling thread's own count: every
-   counter read through a perf event of the calling thread. Those are the
-   counters named for perf in cpucycles/options, and any of kind
-   core-kernel; test/checks/trustdoc.py holds the rule to the files that
-   open such events. */
-static int per_thread(const char *impl, enum kind kind)
-{
-  return kind == CORE_KERNEL || strstr(impl, "perf") != 0;
-}
-
-static void trust_and_crosscore(const char *impl)
+/* k.per_thread: the readings are the calling thread's own count, as
+   cpucycles/options says of every counter read through a perf event of
+   the calling thread (test/checks/trustdoc.py holds the table to the
+   files that open such events). */
+static void trust_and_crosscore(const char *impl, struct counter_kind k)
 {
   int *cpus, n = cpus_allowed(&cpus);
-  enum kind kind = kind_of(impl);
   struct x86id id;
 
   x86id_read(&id);
   trust_report(stdout, "", cpus, n, sysconf(_SC_NPROCESSORS_ONLN), &id);
   fflush(stdout);
-  crosscore_info(stdout, impl, kind == NONE, per_thread(impl, kind), chosen, 0, cpus, n);
+  crosscore_info(stdout, impl, k.kind == NONE, k.per_thread, chosen, 0, cpus, n);
   free(cpus);
 }
 #endif
@@ -225,16 +228,18 @@ static void trust_and_crosscore(const char *impl)
 int main(void)
 {
   long long lo, hi;
+  struct counter_kind k;
 
   printf("cpucycles version %s\n", cpucycles_version());
   fflush(stdout);
   cpucycles_tracesetup();
   printf("cpucycles persecond %lld\n", cpucycles_persecond());
   printf("cpucycles implementation %s\n", cpucycles_implementation());
+  k = kind_of(cpucycles_implementation());
   spread();
   observed(&lo, &hi);
-  notes(cpucycles_implementation(), cpucycles_persecond(), lo, hi);
-  trust_and_crosscore(cpucycles_implementation());
+  notes(cpucycles_implementation(), k.kind, cpucycles_persecond(), lo, hi);
+  trust_and_crosscore(cpucycles_implementation(), k);
   if (fflush(stdout) != 0 || ferror(stdout)) {
     perror("cpucycles-info: writing output");
     return 1;

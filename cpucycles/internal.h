@@ -14,8 +14,6 @@
    not through the GOT. */
 #pragma GCC visibility push(hidden)
 
-#define CPUCYCLES_API __attribute__((visibility("default")))
-
 /* glibc: static TLS, whose access needs no __tls_get_addr (so no
    dependency on the dynamic loader) and is safe inside a signal handler;
    glibc keeps spare static TLS for libraries loaded later, so the library
@@ -42,6 +40,10 @@ struct cpucycles_option {
      call leaves a counter that this says cannot win not even set up.
      0, a core counter's, where a table does not say. */
   int penalty;
+  /* 1 where cpucycles/options says it reads through the OS, which cannot
+     fault: a first call without the signal guard still tries it. 0, may
+     fault, where a table does not say. */
+  unsigned char cannot_fault;
 };
 extern const struct cpucycles_option cpucycles_options[];
 extern const int cpucycles_noptions;
@@ -111,12 +113,14 @@ struct cpucycles_persecond_source {
   long long (*fn)(void);
 };
 long long cpucycles_persecond_of(struct cpucycles_persecond_source *ps);
-/* parse.c: figures from text, pure functions of it. */
+/* parse.c: figures and integers from text, pure functions of it. */
 long long cpucycles_parse_hz(const char *text, size_t len);
 long long cpucycles_parse_khz(const char *text, size_t len);
 long long cpucycles_parse_cpuinfo_line(const char *line, size_t len);
 long long cpucycles_parse_cpuinfo(const char *text, size_t len);
 long long cpucycles_parse_timebase_line(const char *line, size_t len);
+int cpucycles_parse_integer(const char *text, size_t len, long long min, long long max,
+                            long long *value);
 /* The longest /proc/cpuinfo line the streaming reader looks at, newline
    included; longer ones are skipped. The lines that state a rate are
    short; the long ones (flags) are skipped either way, and the buffer

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* os-freebsd.c: what FreeBSD reports, through sysctl, and its own
    compare-and-wait and thread ids (see os.h). FreeBSD has no /proc/cpuinfo
-   nor /sys: the kernel answers by name through sysctlbyname, about this
-   machine only, so a test's root other than "" gets 0 here. */
+   nor /sys: the kernel answers by name through sysctlbyname (sysctl.c),
+   about this machine only, so a test's root other than "" gets 0 here. */
 #ifndef __FreeBSD__
 #error "os-freebsd.c is for FreeBSD"
 #endif
@@ -11,31 +11,11 @@
 #include <stdint.h>
 #include <time.h>
 #include <sys/types.h> /* before <sys/umtx.h>, which uses u_long unannounced */
-#include <sys/sysctl.h>
 #include <sys/thr.h>
 #include <sys/umtx.h>
 #include "internal.h"
 #include "os.h"
 #include "why.h"
-
-/* A number the kernel keeps as a 32-bit int (hw.clockrate, the cpufreq
-   driver's freq) or a 64-bit one (machdep.tsc_freq, a timecounter's
-   frequency); the length it answers with says which. 0 when there is no
-   such name or the value is not a positive number. */
-static long long sysctl_number(const char *name)
-{
-  union {
-    uint64_t u64;
-    int32_t i32;
-  } v;
-  size_t len = sizeof v;
-
-  v.u64 = 0;
-  if (sysctlbyname(name, &v, &len, 0, 0) != 0) return 0;
-  if (len == sizeof v.u64) return v.u64 <= INT64_MAX ? (long long)v.u64 : 0;
-  if (len == sizeof v.i32) return v.i32 > 0 ? (long long)v.i32 : 0;
-  return 0;
-}
 
 static long long within(long long hz)
 {
@@ -57,11 +37,11 @@ long long cpucycles_os_persecond(const char *root)
   long long v = 0;
   if (*root) return 0;
 #if defined(__x86_64__) || defined(__i386__)
-  v = within(sysctl_number("machdep.tsc_freq"));
+  v = within(cpucycles_sysctl_number("machdep.tsc_freq"));
   if (!v) v = cpucycles_tscrate();
 #endif
-  if (!v) v = within(sysctl_number("hw.clockrate") * 1000000);
-  if (!v) v = within(sysctl_number("dev.cpu.0.freq") * 1000000);
+  if (!v) v = within(cpucycles_sysctl_number("hw.clockrate") * 1000000);
+  if (!v) v = within(cpucycles_sysctl_number("dev.cpu.0.freq") * 1000000);
   return v;
 }
 
@@ -80,7 +60,7 @@ int cpucycles_os_rdpmc_open(void)
 long long cpucycles_os_timebase(void)
 {
 #if defined(__powerpc__)
-  return sysctl_number("kern.timecounter.tc.timebase.frequency");
+  return cpucycles_sysctl_number("kern.timecounter.tc.timebase.frequency");
 #else
   return 0;
 #endif

@@ -17,14 +17,19 @@
 #include "os.h"
 #include "why.h"
 
+/* The settings are small numbers (perf_event_paranoid -1 to 4, the
+   others 0 to 2): six digits at most, a longer one is not known. */
+#define SETTING_MAX 999999
+
 /* A setting's file: one decimal integer, maybe negative
    (perf_event_paranoid -1), and a newline. */
 __attribute__((cold)) static void setting(const char *root, const char *path,
                                          struct cpucycles_why_setting *s)
 {
   char buf[24];
-  long n, i = 0;
-  int fd, negative, value = 0;
+  long long value;
+  long n;
+  int fd;
 
   s->known = 0;
   errno = 0;
@@ -36,12 +41,8 @@ __attribute__((cold)) static void setting(const char *root, const char *path,
   n = cpucycles_read_some(&fd, buf, sizeof buf);
   s->error = n < 0 ? errno : EINVAL;
   close(fd);
-  if (n > 0 && buf[n - 1] == '\n') --n;
-  negative = n > 0 && buf[0] == '-';
-  for (i = negative; i < n && buf[i] >= '0' && buf[i] <= '9' && value < 100000; ++i)
-    value = value * 10 + (buf[i] - '0');
-  if (n <= negative || i < n) return;
-  s->value = negative ? -value : value;
+  if (n < 0 || !cpucycles_parse_integer(buf, (size_t)n, -SETTING_MAX, SETTING_MAX, &value)) return;
+  s->value = (int)value;
   s->known = 1;
   s->error = 0;
 }

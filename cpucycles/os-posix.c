@@ -3,35 +3,17 @@
    NetBSD, Hurd, ...), see os.h. It asks nothing beyond POSIX, so each
    question gets the answer that sends the library to its own measurement:
    persecond falls through to the environment and the default, RDPMC to
-   the guarded probe, the time base to measuring it. Waiting is a short
-   sleep, as POSIX has no compare-and-wait, and threads are numbered by
-   this file. */
+   the guarded probe, the time base to measuring it (os-silent.c). Waiting
+   is a short sleep, as POSIX has no compare-and-wait, and threads are
+   numbered by this file. */
 #define _POSIX_C_SOURCE 200809L
 #include <time.h>
 #include "internal.h"
 #include "os.h"
-#include "why.h"
 
 long long cpucycles_os_persecond(const char *root)
 {
   (void)root;
-  return 0;
-}
-
-int cpucycles_os_rdpmc_open(void)
-{
-  return -1;
-}
-
-/* No settings of this OS are known to grant or refuse a counter. */
-void cpucycles_os_why(const char *root, struct cpucycles_why *w)
-{
-  (void)root;
-  w->privileged = -1;
-}
-
-long long cpucycles_os_timebase(void)
-{
   return 0;
 }
 

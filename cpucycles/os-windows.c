@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* os-windows.c: what Windows reports (see os.h), through KERNEL32 and
    the registry (ADVAPI32, a DLL of every Windows, loaded in nearly every
-   process anyway). */
+   process anyway); what it does not, os-silent.c answers. */
 #if !defined(_WIN32)
 #error "os-windows.c is for Windows"
 #endif
@@ -11,7 +11,6 @@
 #include <string.h>
 #include "internal.h"
 #include "os.h"
-#include "why.h"
 
 /* The file's name after the folder; root/ProgramData under a test's root,
    which is a path of the tree the test built. */
@@ -57,26 +56,6 @@ long long cpucycles_os_persecond(const char *root)
       (long long)mhz * 1000000 > CPUCYCLES_PERSECOND_MAX)
     return 0;
   return (long long)mhz * 1000000;
-}
-
-/* Windows has no documented switch for user-mode RDPMC (it leaves
-   CR4.PCE clear as far as is known); the guarded probe decides. */
-int cpucycles_os_rdpmc_open(void)
-{
-  return -1;
-}
-
-/* No PowerPC Windows is built for. */
-long long cpucycles_os_timebase(void)
-{
-  return 0;
-}
-
-/* No settings of this OS are known to grant or refuse a counter. */
-void cpucycles_os_why(const char *root, struct cpucycles_why *w)
-{
-  (void)root;
-  w->privileged = -1;
 }
 
 /* WaitOnAddress and WakeByAddressAll (Windows 8 and later, in

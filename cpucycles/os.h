@@ -3,11 +3,14 @@
  * os.h: what the library asks of the operating system beyond POSIX. Each
  * OS answers in its own file, os-<name>.c (os-linux.c, os-macos.c,
  * os-freebsd.c, os-windows.c, os-posix.c for any other Unix), and
- * only that file is compiled for it: configure names the OS and
- * scripts-build/os-<name>.mk adds the file with the OS's other pieces
- * (perf.c on Linux, the shared library's name and link flags). The rest
- * of the library is portable; a new OS brings an os-<name>.c answering
- * these questions and an os-<name>.mk.
+ * only that file is compiled for it, with what it shares: os-silent.c,
+ * the answers of an OS that states nothing about the counters (macOS,
+ * Windows, any other Unix), and sysctl.c (macOS, FreeBSD).
+ * scripts-build/sources.py says which files an OS gets, and
+ * scripts-build/os-<name>.mk the OS's other pieces (the shared library's
+ * name and link flags). The rest of the library is portable; a new OS
+ * brings an os-<name>.c answering these questions (or leaving some to
+ * os-silent.c), its line in sources.py and an os-<name>.mk.
  */
 #ifndef CPUCYCLES_OS_H
 #define CPUCYCLES_OS_H
@@ -75,6 +78,11 @@ void cpucycles_os_why(const char *root, struct cpucycles_why *w);
    absent or not a number. */
 long long cpucycles_os_override(const char *root);
 #endif
+
+/* sysctl.c, for macOS's and FreeBSD's layers: the number the kernel
+   gives by name, 32 or 64 bits; 0 when there is none or it is not a
+   positive number. */
+long long cpucycles_sysctl_number(const char *name);
 
 #ifdef __linux__
 /* os-linux.c: the first value line() finds in root/proc/cpuinfo, 0 when

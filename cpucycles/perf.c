@@ -96,21 +96,15 @@ static int open_one(struct cpucycles_perf_kernel *k, struct cpucycles_perf *p, u
 static int read_type(const char *root, const char *path, unsigned int *type)
 {
   char buf[32];
-  unsigned long long v = 0;
-  ssize_t n, i;
+  long long v;
+  long n;
   int fd = cpucycles_open_path(root, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
   if (fd < 0) return -1;
-  n = read(fd, buf, sizeof buf);
+  n = cpucycles_read_some(&fd, buf, sizeof buf);
   close(fd);
-  if (n <= 0 || n == (ssize_t)sizeof buf) return -1;
-  if (buf[n - 1] == '\n') --n;
-  for (i = 0; i < n; ++i) {
-    if (buf[i] < '0' || buf[i] > '9') return -1;
-    v = v * 10 + (unsigned)(buf[i] - '0');
-    if (v > 0xffffffffULL) return -1;
-  }
-  if (n == 0) return -1;
+  if (n <= 0 || n == (long)sizeof buf || !cpucycles_parse_integer(buf, (size_t)n, 0, 0xffffffffLL, &v))
+    return -1;
   *type = (unsigned int)v;
   return 0;
 }

@@ -42,7 +42,10 @@ static unsigned long long perfuser_counter(unsigned int n, void *arg)
 #undef HPM
 /* Any index the page gives (1 to 32: CSR 0 to 31). */
 #define PERFUSER_ONLY 0
-#define READABLE(index) ((index) >= 1 && (index) <= 32)
+static int readable(unsigned int index)
+{
+  return index >= 1 && index <= 32;
+}
 #else
 /* 32-bit: the cycle CSR alone (index 1), read in two halves; an event
    elsewhere is read through its descriptor. */
@@ -53,7 +56,10 @@ static unsigned long long perfuser_counter(unsigned int n, void *arg)
   return (unsigned long long)cpucycles_rdcycle();
 }
 #define PERFUSER_ONLY 1
-#define READABLE(index) ((index) == 1)
+static int readable(unsigned int index)
+{
+  return index == 1;
+}
 #endif
 
 #include "perfuser.h"
@@ -62,6 +68,6 @@ static unsigned long long perfuser_counter(unsigned int n, void *arg)
    bits an event off the cycle CSR) would make every read a system call. */
 static int perfuser_usable(struct cpucycles_setup *s)
 {
-  return (own.perf.n == 1 && READABLE(own.perf.page[0]->index) && perfuser_page_reads()) ||
+  return (own.perf.n == 1 && readable(own.perf.page[0]->index) && perfuser_page_reads()) ||
          perfuser_page_refused(s, 0);
 }

@@ -307,8 +307,8 @@ static void try_alone(const struct cpucycles_option *o, struct cpucycles_perseco
     return;
   }
   /* Without a guard a faulting probe would kill the caller: only the
-     counters that cannot fault (the OS clocks) are worth the risk then. */
-  if (guarded || strncmp(o->name, "default-", 8) == 0) trial(o->counter, ps, beat, t, w, &s);
+     counters that cannot fault (those the OS reads) are tried then. */
+  if (guarded || o->cannot_fault) trial(o->counter, ps, beat, t, w, &s);
   else if (w) w->stage = CPUCYCLES_WHY_UNGUARDED;
   if (t->precision == 0) memset(&t->scale, 0, sizeof t->scale);
   if (t->setup_done && o->counter->release) o->counter->release();

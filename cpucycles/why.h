@@ -67,8 +67,6 @@ enum cpucycles_why_system {
   CPUCYCLES_WHY_FREEBSD
 };
 
-/* The code of a failure: its second word, as doc/why.md lists them. */
-const char *cpucycles_why_code(const struct cpucycles_why *w);
 /* The whole line for counter name, without a newline, in buf (cut to fit
    size); returns its length as snprintf would. */
 int cpucycles_why_format(char *buf, size_t size, const char *name, const struct cpucycles_why *w);

@@ -33,15 +33,17 @@ def _core(extra, guard=('guard', 'copies'), prebound=('prebound',)):
     return names + extra
 
 
+# os-silent: the answers of an OS that states nothing about the counters
+# (cpucycles/os.h); sysctl: a number the kernel gives by name.
 OSES = {
     'linux': OsFiles(_core(['os-linux', 'os-linux-why', 'perf']), INFO, ['cpucycles-open'], True),
-    'posix': OsFiles(_core(['os-posix']), INFO, [], True),
+    'posix': OsFiles(_core(['os-posix', 'os-silent']), INFO, [], True),
     # the CPUs, pinning and timecounter lines of cpucycles-info, from
     # cpuset(2) and sysctl
-    'freebsd': OsFiles(_core(['os-freebsd']), INFO + ['cpusbsd', 'trustbsd'], [], True),
-    'macos': OsFiles(_core(['os-macos']), INFO, [], False),
+    'freebsd': OsFiles(_core(['os-freebsd', 'sysctl']), INFO + ['cpusbsd', 'trustbsd'], [], True),
+    'macos': OsFiles(_core(['os-macos', 'os-silent', 'sysctl']), INFO, [], False),
     # The cross-core measurement's threads are POSIX threads, which MinGW
     # gets from winpthread's DLL: cpucycles-info says it is not here.
-    'windows': OsFiles(_core(['os-windows'], guard=('guard-windows',), prebound=()),
+    'windows': OsFiles(_core(['os-windows', 'os-silent'], guard=('guard-windows',), prebound=()),
                        INFO[:-2], [], False),
 }

@@ -3,8 +3,8 @@
 and every test driver, so that a counter or a host is described once.
 
 counters(): cpucycles/options, the counters in the order the first call
-tries them, each with the operating system it belongs to and the kind of
-clock it reads.
+tries them, each with the operating system it belongs to, the kind of
+clock it reads and how it reads it.
 
 HOSTS and TOOLCHAINS: the CPUs the build knows by name and the cross
 toolchains the test drivers use for them.
@@ -25,7 +25,24 @@ SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # --- counters -------------------------------------------------------------
 
-Counter = collections.namedtuple('Counter', 'name os kind')
+class Counter(collections.namedtuple('Counter', 'name os kind reads')):
+    """A line of cpucycles/options, and what follows from it, said here
+    once for configure's tables (the library's and cpucycles-info's) and
+    the tests."""
+    __slots__ = ()
+
+    @property
+    def may_fault(self):
+        """Its read is an instruction the OS may refuse to user mode: the
+        first call tries it only under the signal guard."""
+        return self.reads != 'os'
+
+    @property
+    def per_thread(self):
+        """Its readings are the calling thread's own count: read through a
+        perf event of that thread (doc/trust.md, per-thread)."""
+        return self.reads == 'event' or self.kind == 'core-kernel'
+
 
 # The operating system a counter is written for: 'any' builds everywhere
 # its CPU matches; the others only for that OS (configure's OSES).
@@ -38,6 +55,9 @@ COUNTER_OSES = ('any', 'linux', 'macos', 'windows')
 # osclock     an OS clock converted to cycles with the estimate;
 # none        no clock at all (every reading 0).
 COUNTER_KINDS = ('core', 'core-kernel', 'offcore', 'osclock', 'none')
+# How a counter reads (cpucycles/options says what each means): an
+# instruction of the CPU, one on its thread's own perf event, an OS call.
+COUNTER_READS = ('cpu', 'event', 'os')
 # Each kind's penalty in the selection, as cpucycles/internal.h names it
 # (CPUCYCLES_PENALTY_<this>): configure writes it beside each counter.
 KIND_PENALTY = {'core': 'CORE', 'core-kernel': 'OFFCORE', 'offcore': 'OFFCORE',
@@ -59,21 +79,23 @@ def counters(src=SRC):
             if not fields:
                 continue
             where = '%s:%d' % (path, number)
-            if len(fields) != 3:
-                raise TableError('%s: want "name os kind", got %r' % (where, line.strip()))
-            name, os_name, kind = fields
+            if len(fields) != 4:
+                raise TableError('%s: want "name os kind reads", got %r' % (where, line.strip()))
+            name, os_name, kind, reads = fields
             if '-' not in name:
                 raise TableError('%s: %s is not named <cpu>-<name>' % (where, name))
             if os_name not in COUNTER_OSES:
                 raise TableError('%s: os %s is not one of %s' % (where, os_name, ', '.join(COUNTER_OSES)))
             if kind not in COUNTER_KINDS:
                 raise TableError('%s: kind %s is not one of %s' % (where, kind, ', '.join(COUNTER_KINDS)))
+            if reads not in COUNTER_READS:
+                raise TableError('%s: reads %s is not one of %s' % (where, reads, ', '.join(COUNTER_READS)))
             if name.split('-')[0] not in [h.name for h in HOSTS] + ['default']:
                 raise TableError('%s: %s names no host of scripts-build/tables.py HOSTS, nor default'
                                  % (where, name))
             if any(r.name == name for r in rows):
                 raise TableError('%s: %s is listed twice' % (where, name))
-            rows.append(Counter(name, os_name, kind))
+            rows.append(Counter(name, os_name, kind, reads))
     return rows
 
 

@@ -84,17 +84,12 @@ def codes_of(lines, prefix):
     return out
 
 
-def per_thread(impl, kind):
-    """cpucycles-info's rule (doc/trust.md, per-thread): the counters read
-    through a perf event of the calling thread."""
-    return kind == 'core-kernel' or 'perf' in impl
-
-
 SUMMARIES = ('offset', 'unmeasured', 'one-cpu', 'per-thread', 'no-counter', 'not-available')
 
 
-def check_lines(t, trust, crosscore, impl, kind, rerun):
-    """trust, crosscore: the lines of each prefix, in order. rerun(): the
+def check_lines(t, trust, crosscore, impl, counter, rerun):
+    """trust, crosscore: the lines of each prefix, in order; counter: impl's
+    row of cpucycles/options (tables.Counter), None when it has none. rerun(): the
     crosscore lines of another run of cpucycles-info, for a measurement a
     busy machine left without bounds."""
     result = t.result
@@ -117,7 +112,7 @@ def check_lines(t, trust, crosscore, impl, kind, rerun):
     elif t.here == 'macos':
         result('sysfs-none' in found and 'affinity-unknown' in found,
                'macOS: no /sys lines but sysfs-none, and affinity-unknown (%s)' % sorted(found))
-    check_crosscore(t, ccodes, impl, kind, native and t.here == 'linux', rerun)
+    check_crosscore(t, ccodes, impl, counter, native and t.here == 'linux', rerun)
 
 
 def check_linux(t, found):
@@ -165,13 +160,13 @@ def check_linux(t, found):
            'one verdict on the kernel and the TSC, uses iff its clocksource is tsc (%s)' % kernel)
 
 
-def check_crosscore(t, ccodes, impl, kind, here, rerun):
+def check_crosscore(t, ccodes, impl, counter, here, rerun):
     result = t.result
     summaries = [c for c, _ in ccodes if c in SUMMARIES]
     result(len(summaries) == 1, 'one crosscore summary (%s)' % summaries)
-    if kind == 'none':
+    if counter and counter.kind == 'none':
         want = 'no-counter'
-    elif per_thread(impl, kind):
+    elif counter and counter.per_thread:
         want = 'per-thread'
     elif here:
         want = 'one-cpu' if len(os.sched_getaffinity(0)) == 1 else 'offset'

@@ -113,8 +113,8 @@ def check(t):
     def rerun():
         return run(command, env=t.env)[1].splitlines()
 
-    kinds = {c.name: c.kind for c in t.tables.counters(t.src)}
-    trustlines.check_lines(t, trust, crosscore, impl, kinds.get(impl, 'unknown'), rerun)
+    rows = {c.name: c for c in t.tables.counters(t.src)}
+    trustlines.check_lines(t, trust, crosscore, impl, rows.get(impl), rerun)
 
 
 def check_iqm(result, figure, offsets):

@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
 """trustdoc: doc/trust.md and the cpucycles-info man page list every code
 cpucycles-info's sources can print after "cpucycles trust" and
-"cpucycles crosscore", and no code they cannot; and the rule cpucycles-info uses for a per-thread counter (its
-name says perf, or its kind is core-kernel) names exactly the counters
-whose files open a perf event for each thread (the library's
-cpucycles_perf_own_* functions, reached through the headers a counter
-file includes).
+"cpucycles crosscore", and no code they cannot; and the counters
+cpucycles/options makes per-thread for cpucycles-info (reads event, or
+kind core-kernel: scripts-build/tables.py's Counter.per_thread) are
+exactly those whose files open a perf event for each thread (the
+library's cpucycles_perf_own_* functions, reached through the headers a
+counter file includes).
 """
 import os
 import re
@@ -48,7 +49,6 @@ def check(t):
                      'the page: %s)' % (where, prefix, sorted(code[prefix] - listed[prefix]),
                                         sorted(listed[prefix] - code[prefix])))
     counters = t.tables.counters(t.src)
-    wrong = [c.name for c in counters
-             if trustlines.per_thread(c.name, c.kind) != opens_own_event(t.src, c.name)]
-    t.result(not wrong, 'per-thread by name or kind exactly where a counter opens a perf event '
-             'of its thread (wrong for: %s)' % wrong)
+    wrong = [c.name for c in counters if c.per_thread != opens_own_event(t.src, c.name)]
+    t.result(not wrong, 'per-thread in cpucycles/options exactly where a counter opens a perf '
+             'event of its thread (wrong for: %s)' % wrong)

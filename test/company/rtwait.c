@@ -144,7 +144,7 @@ int main(void)
     SKIP("rtwait: qemu-user runs the threads, but its own locks and translation dominate a millisecond");
     return 0;
   }
-  SKIP_UNLESS_FORK_WORKS("rtwait");
+  if (fork_skipped("rtwait")) return 0;
   shared = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (shared == MAP_FAILED) {
     SKIP("rtwait: no shared page");
@@ -185,5 +185,5 @@ int main(void)
         "a SCHED_FIFO waiter on the selecting thread's CPU got its answer within 1 ms of the "
         "selection's end (or a quarter of the selection's time, or four yardsticks, where longer) in %d of %d tries, "
         "median %lld ns", ran - late, r, ran ? delays[ran / 2] : -1LL);
-  CHECK_DONE();
+  return check_done();
 }

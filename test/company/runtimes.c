@@ -261,11 +261,11 @@ int main(void)
   int r, k, status, bits = 0, died = 0, sig = 0;
   unsigned seed = 12345;
 
-  SKIP_UNLESS_FORK_WORKS("runtimes");
+  if (fork_skipped("runtimes")) return 0;
   times = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (times == MAP_FAILED) {
     CHECK(0, "a shared page for the children's times");
-    CHECK_DONE();
+    return check_done();
   }
 
   /* Shapes. The handler is the runtime one; no thread faults. */
@@ -360,12 +360,12 @@ int main(void)
          "here (an emulator?), too slow and too spread to compare (%lld us beside full masks, "
          "%lld us beside empty ones)", plain_median / 1000, busy_median / 1000, empty_median / 1000);
     CHECK(bits == 0, "the timed children exited cleanly (bits %#x)", bits);
-    CHECK_DONE();
+    return check_done();
   }
   CHECK(bits == 0 && busy_median < 2 * empty_median + 20000000,
         "the first call beside faulting threads under full-mask runtime handlers, "
         "median of %d: %lld us, against %lld us under the same handlers with an empty mask "
         "(allowed: twice that and 20 ms; %lld us in a plain program; exit bits %#x)",
         TIMED, busy_median / 1000, empty_median / 1000, plain_median / 1000, bits);
-  CHECK_DONE();
+  return check_done();
 }

@@ -353,7 +353,7 @@ int main(int argc, char **argv)
     SKIP("twocopies: no %s next to the tests (a guest that copied test/bin alone)", plugin_path);
     return 0;
   }
-  SKIP_UNLESS_FORK_WORKS("twocopies");
+  if (fork_skipped("twocopies")) return 0;
   if (!widen_ready()) {
     SKIP("twocopies: no sigaction found after the program's own");
     return 0;
@@ -385,5 +385,5 @@ int main(int argc, char **argv)
         "copy's thread runs (%.1f s here), and both leave the program's handlers (exit %d: "
         "bits as above, 256 + a signal)", SPIN_S, r);
 #endif
-  CHECK_DONE();
+  return check_done();
 }

@@ -144,7 +144,7 @@ static int vfork_is_fork(void)
 int main(void)
 {
   int is_fork, r, st, bits = 0, trouble = 0;
-  SKIP_UNLESS_FORK_WORKS("vfork");
+  if (fork_skipped("vfork")) return 0;
   is_fork = vfork_is_fork();
   for (r = 0; r < ROUNDS; ++r) {
     st = held_child(mid_selection, 30);
@@ -168,5 +168,5 @@ int main(void)
   CHECK(!(bits & 32), "and with its SIGUSR2 still pending (bits %#x)", bits);
   CHECK(!(bits & 64), "the parent's selection chooses the counter (bits %#x)", bits);
   CHECK(!(bits & 128), "a vfork child after the selection gets its result (bits %#x)", bits);
-  CHECK_DONE();
+  return check_done();
 }

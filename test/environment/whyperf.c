@@ -220,7 +220,7 @@ static int privileged(void)
 int main(void)
 {
   char e[96];
-  SKIP_UNLESS_FORK_WORKS("why lines of refused perf events");
+  if (fork_skipped("why lines of refused perf events")) return 0;
   snprintf(root, sizeof root, "/tmp/cpucycles-why-%ld", (long)getpid());
 
   {
@@ -297,5 +297,5 @@ int main(void)
   }
 #endif
   tree_remove(root);
-  CHECK_DONE();
+  return check_done();
 }

@@ -113,5 +113,5 @@ int main(void)
   t.scaled = 1;
   read = cpucycles_chosen(fast32_read, &t, 2 * RATE);
   check(read, 2.0, "extended and scaled");
-  CHECK_DONE();
+  return check_done();
 }

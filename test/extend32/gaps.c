@@ -477,5 +477,5 @@ int main(void)
   run(24000000, forks);
   run(200000000, forks);
   run(3000000000LL, forks);
-  CHECK_DONE();
+  return check_done();
 }

@@ -409,5 +409,5 @@ int main(int argc, char **argv)
   prev = s1;
   for (i = 0; i < ndelays; ++i) prev = after_delay(&prev, strtod(delays[i], 0));
   forked();
-  CHECK_DONE();
+  return check_done();
 }

@@ -76,8 +76,8 @@ static int ns_setup(struct cpucycles_setup *s)
 static const struct cpucycles_counter cycles_counter = { cycles_read, cycles_setup, 0 };
 static const struct cpucycles_counter ns_counter = { ns_read, ns_setup, 0 };
 const struct cpucycles_option cpucycles_options[] = {
-  { "lazy-cycles", &cycles_counter, 0 },
-  { "lazy-ns", &ns_counter, 0 },
+  { "lazy-cycles", &cycles_counter, 0, 0 },
+  { "lazy-ns", &ns_counter, 0, 0 },
 };
 const int cpucycles_noptions = 2;
 struct cpucycles_trial cpucycles_trials[2]; /* the first call's, one per counter */
@@ -165,5 +165,5 @@ int main(void)
   }
   cycles_works = 1;
   cycles_wins();
-  CHECK_DONE();
+  return check_done();
 }

@@ -56,7 +56,7 @@ static int clock_setup(struct cpucycles_setup *s)
   return 0;
 }
 static const struct cpucycles_counter test_clock = { clock_read, clock_setup, 0 };
-const struct cpucycles_option cpucycles_options[] = { { NAME, &test_clock, 0 } };
+const struct cpucycles_option cpucycles_options[] = { { NAME, &test_clock, 0, 0 } };
 const int cpucycles_noptions = 1;
 struct cpucycles_trial cpucycles_trials[1]; /* the first call's, one per counter */
 int cpucycles_ntrials = 1;
@@ -293,10 +293,10 @@ static void cancel(void)
 
 int main(void)
 {
-  SKIP_UNLESS_FORK_WORKS("first-call tests");
+  if (fork_skipped("first-call tests")) return 0;
   race();
   reentry();
   fork_midway();
   cancel();
-  CHECK_DONE();
+  return check_done();
 }

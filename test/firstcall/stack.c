@@ -138,7 +138,7 @@ int main(void)
   struct usage large, small;
   int s, tries;
 
-  SKIP_UNLESS_FORK_WORKS("stack tests");
+  if (fork_skipped("stack tests")) return 0;
   s = measure(LARGE, &large);
   CHECK(WIFEXITED(s) && WEXITSTATUS(s) == 0 && large.total > 0,
         "a first call in a handler on a %d-byte alternate stack (status %#x)", LARGE, s);
@@ -185,5 +185,5 @@ int main(void)
   printf("# (bound lazily: that includes resolving libc functions on first use; %ld of %d bytes left)\n",
          (long)SMALL - large.total, (int)SMALL);
 #endif
-  CHECK_DONE();
+  return check_done();
 }

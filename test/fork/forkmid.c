@@ -150,7 +150,7 @@ static int slow_setup(struct cpucycles_setup *s)
   return 0;
 }
 static const struct cpucycles_counter slow = { slow_read, slow_setup, 0 };
-static const struct cpucycles_option slow_table[1] = { { "slow", &slow, 0 } };
+static const struct cpucycles_option slow_table[1] = { { "slow", &slow, 0, 0 } };
 
 static void *fork_until_stopped(void *arg)
 {
@@ -253,10 +253,10 @@ static void real_first_calls(void)
 
 int main(void)
 {
-  SKIP_UNLESS_FORK_WORKS("fork in mid-selection tests");
+  if (fork_skipped("fork in mid-selection tests")) return 0;
   set_program_state();
   held_guard();
   slow_selections();
   real_first_calls();
-  CHECK_DONE();
+  return check_done();
 }

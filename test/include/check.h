@@ -39,5 +39,10 @@ static inline int check_reps(int dflt)
   return n > 0 && n < dflt ? n : dflt;
 }
 
-#define CHECK_DONE() return check_failures ? 1 : 0
+/* A test's exit status, which ends its main: `return check_done();`,
+   1 when any check failed. */
+static inline int check_done(void)
+{
+  return check_failures ? 1 : 0;
+}
 #endif

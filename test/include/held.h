@@ -44,7 +44,7 @@ static int held_setup(struct cpucycles_setup *s)
   return 0;
 }
 static const struct cpucycles_counter held_counter = { held_read, held_setup, 0 };
-const struct cpucycles_option cpucycles_options[] = { { HELD_NAME, &held_counter, 0 } };
+const struct cpucycles_option cpucycles_options[] = { { HELD_NAME, &held_counter, 0, 0 } };
 const int cpucycles_noptions = 1;
 struct cpucycles_trial cpucycles_trials[1]; /* the first call's, one per counter */
 int cpucycles_ntrials = 1;

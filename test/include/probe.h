@@ -22,5 +22,5 @@ static int probe_setup(struct cpucycles_setup *s)
   return 0;
 }
 static const struct cpucycles_counter probe_counter = { probe_read, probe_setup, 0 };
-static const struct cpucycles_option probe_table[1] = { { "held", &probe_counter, 0 } };
+static const struct cpucycles_option probe_table[1] = { { "held", &probe_counter, 0, 0 } };
 #endif

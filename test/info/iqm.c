@@ -76,5 +76,5 @@ int main(void)
     long long w[4] = {9, 1, 5, 7};
     CHECK(iqm(w, 4) == 6, "iqm of {9, 1, 5, 7} is mean(5, 7) = 6 (%lld)", iqm(w, 4));
   }
-  CHECK_DONE();
+  return check_done();
 }

@@ -408,5 +408,5 @@ int main(void)
   affinity();
   hostile_bytes();
   if (root[0]) tree_remove(root);
-  CHECK_DONE();
+  return check_done();
 }

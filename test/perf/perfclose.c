@@ -144,5 +144,5 @@ int main(void)
   rdpmc_files();
   selection();
   core_types();
-  CHECK_DONE();
+  return check_done();
 }

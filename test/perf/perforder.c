@@ -184,5 +184,5 @@ int main(void)
   plain(plainroot);
   tree_remove(root);
   tree_remove(plainroot);
-  CHECK_DONE();
+  return check_done();
 }

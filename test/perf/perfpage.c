@@ -140,5 +140,5 @@ static void single(void)
 int main(void)
 {
   single();
-  CHECK_DONE();
+  return check_done();
 }

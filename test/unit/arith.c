@@ -95,5 +95,5 @@ int main(void)
 {
   scaling();
   extension();
-  CHECK_DONE();
+  return check_done();
 }

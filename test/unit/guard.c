@@ -243,7 +243,7 @@ static int faulting_setup(struct cpucycles_setup *s)
 }
 static long long no_read(void) { return 0; }
 static const struct cpucycles_counter faulting_counter = { no_read, faulting_setup, 0 };
-static const struct cpucycles_option faulting_table[1] = { { "faulting", &faulting_counter, 0 } };
+static const struct cpucycles_option faulting_table[1] = { { "faulting", &faulting_counter, 0, 0 } };
 
 /* The guard's handler runs on the selecting thread's alternate stack.
    One set up with SS_AUTODISARM (Linux 4.7) is switched off while a
@@ -278,12 +278,12 @@ static void autodisarm(void)
 
 int main(void)
 {
-  SKIP_UNLESS_FORK_WORKS("guard tests");
+  if (fork_skipped("guard tests")) return 0;
   page = mmap(0, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   CHECK(page != MAP_FAILED, "an inaccessible page to fault on");
   handlers_called();
   dispositions();
   resethand();
   autodisarm();
-  CHECK_DONE();
+  return check_done();
 }

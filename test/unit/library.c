@@ -48,5 +48,5 @@ int main(void)
   }
   CHECK(decreases == 0, "10^6 consecutive calls never decrease (%lld decreases)", decreases);
   CHECK(increases > 0, "and do increase (%lld increases)", increases);
-  CHECK_DONE();
+  return check_done();
 }

@@ -124,10 +124,10 @@ static const struct cpucycles_counter
 enum { SIGILL_, SEGV, DOWN, FROZEN, REFUSE, WRAP, MHZ24, ODD, OSCLOCK, OFFCORE, STEP7, N };
 
 static const struct cpucycles_option table[N] = {
-  { "sigill", &c_sigill, 0 }, { "segv", &c_segv, 0 }, { "down", &c_down, 0 },
-  { "frozen", &c_frozen, 0 }, { "refuse", &c_refuse, 0 }, { "wrap32", &c_wrap, 0 },
-  { "24mhz", &c_24mhz, 0 }, { "odd-rate", &c_odd, 0 }, { "osclock", &c_osclock, 0 },
-  { "offcore", &c_offcore, 0 }, { "step7", &c_step7, 0 },
+  { "sigill", &c_sigill, 0, 0 }, { "segv", &c_segv, 0, 0 }, { "down", &c_down, 0, 0 },
+  { "frozen", &c_frozen, 0, 0 }, { "refuse", &c_refuse, 0, 0 }, { "wrap32", &c_wrap, 0, 0 },
+  { "24mhz", &c_24mhz, 0, 0 }, { "odd-rate", &c_odd, 0, 0 }, { "osclock", &c_osclock, 0, 0 },
+  { "offcore", &c_offcore, 0, 0 }, { "step7", &c_step7, 0, 0 },
 };
 
 /* Counters that share a resource, as perf events share the kernel's PMU:
@@ -188,9 +188,9 @@ static void shared_resources(void)
   int traced, best;
 
   for (traced = 0; traced <= 1; ++traced) {
-    const struct cpucycles_option frozen[2] = { { "grantor", &c_grantor, 0 }, { "frozen-dep", &c_frozen_dep, 0 } };
-    const struct cpucycles_option faulting[2] = { { "grantor", &c_grantor, 0 },
-                                                  { "faulting-dep", &c_faulting_dep, 0 } };
+    const struct cpucycles_option frozen[2] = { { "grantor", &c_grantor, 0, 0 }, { "frozen-dep", &c_frozen_dep, 0, 0 } };
+    const struct cpucycles_option faulting[2] = { { "grantor", &c_grantor, 0, 0 },
+                                                  { "faulting-dep", &c_faulting_dep, 0, 0 } };
     grant_open = grantor_setups = grantor_releases = 0;
     best = cpucycles_select(frozen, 2, PERSECOND, traced, t);
     CHECK(best == 0 && t[1].precision == 0 && t[0].precision == 8,
@@ -212,7 +212,7 @@ static void shared_resources(void)
      fails, it shows precision 0 (as its trace line does) and the next
      best is confirmed instead. */
   {
-    const struct cpucycles_option o[2] = { { "revoked", &c_revoked, 0 }, { "closing", &c_closing, 0 } };
+    const struct cpucycles_option o[2] = { { "revoked", &c_revoked, 0, 0 }, { "closing", &c_closing, 0, 0 } };
     for (traced = 0; traced <= 1; ++traced) {
       grant_open = 1;
       revoked_setups = revoked_releases = 0;
@@ -231,8 +231,8 @@ static void shared_resources(void)
      one of them is the next best, so they are measured then. */
   {
     const struct cpucycles_option o[3] = {
-      { "revoked", &c_revoked, 0 }, { "closing", &c_closing, 0 }, { "osclock", &c_os, 0 } };
-    const struct cpucycles_option os_only[2] = { { "revoked", &c_revoked, 0 }, { "closing-os", &c_closing_os, 0 } };
+      { "revoked", &c_revoked, 0, 0 }, { "closing", &c_closing, 0, 0 }, { "osclock", &c_os, 0, 0 } };
+    const struct cpucycles_option os_only[2] = { { "revoked", &c_revoked, 0, 0 }, { "closing-os", &c_closing_os, 0, 0 } };
     grant_open = 1;
     best = cpucycles_select(o, 3, PERSECOND, 0, t);
     CHECK(best == 1 && t[1].precision == 107 && t[2].precision >= 202,
@@ -248,7 +248,7 @@ static void shared_resources(void)
 
   /* A winner that faults when set up again. */
   {
-    const struct cpucycles_option o[2] = { { "faults-again", &c_faults_again, 0 }, { "osclock", &c_os, 0 } };
+    const struct cpucycles_option o[2] = { { "faults-again", &c_faults_again, 0, 0 }, { "osclock", &c_os, 0, 0 } };
     faulting_setups = 0;
     best = cpucycles_select(o, 2, PERSECOND, 0, t);
     CHECK(best == 1 && faulting_setups == 2 && t[0].precision == 0,
@@ -325,8 +325,8 @@ int main(void)
 
   /* Ties go to the earlier counter; nothing working gives -1. */
   {
-    const struct cpucycles_option two[2] = { { "first", &c_offcore, 0 }, { "second", &c_offcore, 0 } };
-    const struct cpucycles_option none[2] = { { "down", &c_down, 0 }, { "frozen", &c_frozen, 0 } };
+    const struct cpucycles_option two[2] = { { "first", &c_offcore, 0, 0 }, { "second", &c_offcore, 0, 0 } };
+    const struct cpucycles_option none[2] = { { "down", &c_down, 0, 0 }, { "frozen", &c_frozen, 0, 0 } };
     struct cpucycles_trial t2[2];
     CHECK(cpucycles_select(two, 2, PERSECOND, 0, t2) == 0, "equal precision: the earlier counter wins");
     CHECK(cpucycles_select(none, 2, PERSECOND, 0, t2) == -1, "nothing works: no choice");
@@ -354,7 +354,7 @@ int main(void)
     };
     int k;
     for (k = 0; k < (int)(sizeof cases / sizeof cases[0]); ++k) {
-      struct cpucycles_option three[3] = { { "a", cases[k].a, 0 }, { "b", cases[k].b, 0 }, { "c", cases[k].c, 0 } };
+      struct cpucycles_option three[3] = { { "a", cases[k].a, 0, 0 }, { "b", cases[k].b, 0, 0 }, { "c", cases[k].c, 0, 0 } };
       struct cpucycles_trial t3[3];
       int n = cases[k].c ? 3 : 2, traced, untraced;
       traced = cpucycles_select(three, n, PERSECOND, 1, t3);
@@ -369,7 +369,7 @@ int main(void)
      blocked SIGSEGV from a fault kills the process. */
   {
     const struct cpucycles_option faults[3] = {
-      { "segv", &c_segv_again, 0 }, { "segv-again", &c_segv_again, 0 }, { "step7", &c_step7, 0 } };
+      { "segv", &c_segv_again, 0, 0 }, { "segv-again", &c_segv_again, 0, 0 }, { "step7", &c_step7, 0, 0 } };
     struct cpucycles_trial t3[3];
     CHECK(cpucycles_select(faults, 3, PERSECOND, 0, t3) == 2 && t3[0].precision == 0 &&
           t3[1].precision == 0, "two segfaulting counters in a row are both dropped");
@@ -379,8 +379,8 @@ int main(void)
      far is set up and released but never read; traced, it is measured. */
   {
     const struct cpucycles_option three[3] = {
-      { "step7", &c_step7, 0 }, { "counted-os", &c_counted_os, 0 }, { "counted-24mhz", &c_counted_24mhz, 0 } };
-    const struct cpucycles_option close[2] = { { "step150", &c_step150, 0 }, { "offcore", &c_offcore, 0 } };
+      { "step7", &c_step7, 0, 0 }, { "counted-os", &c_counted_os, 0, 0 }, { "counted-24mhz", &c_counted_24mhz, 0, 0 } };
+    const struct cpucycles_option close[2] = { { "step150", &c_step150, 0, 0 }, { "offcore", &c_offcore, 0, 0 } };
     struct cpucycles_trial t3[3];
     counted_reads = counted_released = 0;
     CHECK(cpucycles_select(three, 3, PERSECOND, 0, t3) == 0, "untraced: the on-core counter wins");
@@ -412,7 +412,7 @@ int main(void)
   /* The skip follows the same rule: an OS clock (at least 201) could beat
      precision 210 only by a few cycles, not clearly, so it is not read. */
   {
-    const struct cpucycles_option near[2] = { { "core210", &c_core210, 0 }, { "counted-os", &c_counted_os, 0 } };
+    const struct cpucycles_option near[2] = { { "core210", &c_core210, 0, 0 }, { "counted-os", &c_counted_os, 0, 0 } };
     struct cpucycles_trial t2[2];
     counted_reads = 0;
     CHECK(cpucycles_select(near, 2, PERSECOND, 0, t2) == 0 && counted_reads == 0,
@@ -427,9 +427,9 @@ int main(void)
      is set up and measured. */
   {
     const struct cpucycles_option tabled[2] = {
-      { "step7", &c_step7, CPUCYCLES_PENALTY_CORE }, { "os", &c_set_up_os, CPUCYCLES_PENALTY_OSCLOCK } };
+      { "step7", &c_step7, CPUCYCLES_PENALTY_CORE, 0 }, { "os", &c_set_up_os, CPUCYCLES_PENALTY_OSCLOCK, 0 } };
     const struct cpucycles_option after_failure[2] = {
-      { "down", &c_down, CPUCYCLES_PENALTY_CORE }, { "os", &c_set_up_os, CPUCYCLES_PENALTY_OSCLOCK } };
+      { "down", &c_down, CPUCYCLES_PENALTY_CORE, 0 }, { "os", &c_set_up_os, CPUCYCLES_PENALTY_OSCLOCK, 0 } };
     struct cpucycles_trial t2[2];
     counted_setups = counted_released = counted_reads = 0;
     CHECK(cpucycles_select(tabled, 2, PERSECOND, 0, t2) == 0 && counted_setups == 0 &&
@@ -447,5 +447,5 @@ int main(void)
           counted_setups, t2[1].precision);
   }
   shared_resources();
-  CHECK_DONE();
+  return check_done();
 }

@@ -161,5 +161,5 @@ int main(void)
 {
   names();
   kernel();
-  CHECK_DONE();
+  return check_done();
 }

@@ -383,9 +383,9 @@ static const struct cpucycles_counter c_step7 = { step7_read, core, 0 },
                                       c_once = { step7_read, once_setup, 0 };
 
 static const struct cpucycles_option table[] = {
-  { "frozen", &c_frozen, 0 },   { "down", &c_down, 0 }, { "segv", &c_segv, 0 },
-  { "faulting", &c_faulting, 0 }, { "lacks", &c_lacks, 0 }, { "odd", &c_odd, 0 },
-  { "once", &c_once, 0 },       { "step7", &c_step7, 0 },
+  { "frozen", &c_frozen, 0, 0 },   { "down", &c_down, 0, 0 }, { "segv", &c_segv, 0, 0 },
+  { "faulting", &c_faulting, 0, 0 }, { "lacks", &c_lacks, 0, 0 }, { "odd", &c_odd, 0, 0 },
+  { "once", &c_once, 0, 0 },       { "step7", &c_step7, 0, 0 },
 };
 #define N (int)(sizeof table / sizeof table[0])
 
@@ -458,5 +458,5 @@ int main(void)
   if (unmapped == MAP_FAILED) CHECK(0, "an inaccessible page for a faulting read");
   else if (fork_works()) selection();
   else SKIP("traced selections of synthetic counters: fork() does not work here");
-  CHECK_DONE();
+  return check_done();
 }

@@ -127,5 +127,5 @@ int main(void)
   illegal();
   CHECK(program_saw == 3, "after the guard is down, the program's handler sees the next one");
   RemoveVectoredExceptionHandler(mine);
-  CHECK_DONE();
+  return check_done();
 }
