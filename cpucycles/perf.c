@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0 */
 /* perf.c: opening, mapping and closing the perf_event cycle events that
    the perf counters rely on (see perf.h). Compiled for Linux only
-   (scripts-build/os-linux.mk). */
+   (scripts-build/sources.py). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>

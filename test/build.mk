@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: CC0-1.0 OR 0BSD OR MIT-0
-# test/build.mk: the test programs of one host, included by build.mk.
+# test/build.mk: the test programs of one host, included by
+# scripts-build/build.mk after the Makefile that builds the library.
 
 # Every C file of the test folders is a test program, test/bin/<file
 # name>: adding a test is adding its file (doc/testing.md). The folders
@@ -50,10 +51,9 @@ test/bin/%$(EXE): $(SRC)/test/info/%.c $(INFO_OBJ) config.stamp
 
 LIBRARY_DEFS = -DEXPECTED_VERSION='"$(VERSION)"' -DCOUNTERS='"$(COUNTERS)"'
 
-# SHARED_LINK: how a program links the shared library; os-windows.mk
-# names the import library itself, since zig's linker takes
-# libcpucycles.a for -lcpucycles where GNU ld takes libcpucycles.dll.a.
-SHARED_LINK ?= -L$(PKG)/lib -lcpucycles
+# SHARED_LINK: how a program links the shared library (the Makefile's:
+# on Windows the import library by name, since zig's linker takes
+# libcpucycles.a for -lcpucycles where GNU ld takes libcpucycles.dll.a).
 test/bin/library-shared$(EXE): $(SRC)/test/unit/library.c $(LIBSO) $(LIBLINK) config.stamp
 	$(TEST_DIRS)
 	$(TEST_CC) -I$(PKG)/include $(TEST_INC) $(LIBRARY_DEFS) -o $@ $< \

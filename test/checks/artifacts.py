@@ -4,7 +4,7 @@
 - cpucycles.pc gives a static link -pthread (Libs.private).
 - libcpucycles.a links into a program built with link-time optimization
   and into one built without it, whatever flags built the archive, and
-  the program runs: the archive holds machine code (scripts-build/archive.mk).
+  the program runs: the archive holds machine code (scripts-build/portable.py).
 - make dist's tarball (scripts-build/dist) holds every file git tracks,
   under libcpucycles-VERSION/, and nothing else. Only where the source is
   a git checkout: an unpacked tarball has no git, and the check says so.

@@ -64,7 +64,7 @@ def shared(t, cfg, libdir):
 def archive(t, cfg, lib):
     """The static library defines no global symbol but the API, so that a
     program linking it statically meets none of the library's own names
-    (except on MIPS: see scripts-build/archive.mk), whatever flags built it:
+    (except on MIPS: see scripts-build/portable.py), whatever flags built it:
     LTO and sanitizers included."""
     if cfg['HOST'].startswith('mips'):
         t.skip('libcpucycles.a defines no global symbol but the API: not on MIPS, whose '

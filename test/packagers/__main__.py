@@ -23,6 +23,9 @@ working tree):
             files copied out of build/0/package into pkgdir
   conda     "$CC $CFLAGS -fwrapv -fvisibility=hidden" in compilers/default,
             configure, make, make install, the static library removed
+  makes     one configured tree built by GNU make, then by BSD make from
+            its Makefile alone (build/0's clean between): every package
+            file the same, byte for byte
   hosts     configure takes upstream's machine names for --host (another
             CPU's, without cross compilers on the PATH, fails in one line
             naming what to install) and its --noclean, --darwin, --nodarwin
@@ -326,6 +329,45 @@ def case_conda(case):
     check_linked(case, prefix)
 
 
+# ---------------------------------------------------------------- makes
+
+def package_files(build):
+    """{path under build/<host>/package: its bytes, or where a link points}."""
+    root = os.path.join(build, 'package')
+    found = {}
+    for top, dirs, files in os.walk(root):
+        for name in files + [d for d in dirs if os.path.islink(os.path.join(top, d))]:
+            path = os.path.join(top, name)
+            if os.path.islink(path):
+                found[os.path.relpath(path, root)] = 'link to ' + os.readlink(path)
+            else:
+                with open(path, 'rb') as f:
+                    found[os.path.relpath(path, root)] = f.read()
+    return found
+
+
+def case_makes(case):
+    """GNU make runs build/<host>/Makefile with the tests beside it, BSD
+    make runs it alone: the two make the same package from the same
+    commands."""
+    need('cc', 'make', 'bmake')
+    tree = case.copy()
+    case.hand_over()
+    case.must('./configure', tree)
+    build = os.path.join(tree, 'build', '0')
+    case.must('make %s default' % JOBS, tree)
+    gnu = package_files(build)
+    case.must('bmake clean', build)
+    case.must('bmake %s default' % JOBS, tree)
+    bsd = package_files(build)
+    differ = sorted(n for n in set(gnu) | set(bsd) if gnu.get(n) != bsd.get(n))
+    case.log.write('\n%d package files from each make; differing: %s\n'
+                   % (len(gnu), ' '.join(differ) or 'none'))
+    if not gnu or differ:
+        case.problems.append('GNU make and BSD make built different package files: %s'
+                             % (' '.join(differ[:6]) or 'none at all'))
+
+
 # ---------------------------------------------------------------- hosts
 
 HOST_NAMES = ['x86_64', 'amd64', 'aarch64', 'arm64', 'i386', 'i686', 'armv7', 'powerpc64le']
@@ -398,7 +440,8 @@ def case_hosts(case):
 # ---------------------------------------------------------------- the runner
 
 CASES = [('ports', case_ports), ('rpm', case_rpm), ('homebrew', case_homebrew),
-         ('nix', case_nix), ('arch', case_arch), ('conda', case_conda), ('hosts', case_hosts)]
+         ('nix', case_nix), ('arch', case_arch), ('conda', case_conda), ('makes', case_makes),
+         ('hosts', case_hosts)]
 
 
 def run_case(name, fn, work):
