@@ -381,5 +381,5 @@ int main(void)
   if (fork_works()) rounds();
   else SKIP("perfsignal rounds: fork() does not work here (a trivial child never exited)");
   first_read_here();
-  CHECK_DONE();
+  return check_done();
 }
