@@ -10,18 +10,21 @@
 - program(): a C test program's output judged line by line (check.h);
 - load_configure(), tables(): configure and scripts-build/tables.py as
   modules;
-- elf_interpreter(): the dynamic loader an ELF program asks for.
+- elf_interpreter(): the dynamic loader an ELF program asks for;
+- die_with_parent(): a child that the kernel kills when its driver dies.
 
 Import it from any driver with
     sys.path.insert(0, <the test folder>); import tools
 It writes no __pycache__ into the source tree.
 """
+import ctypes
 import glob
 import hashlib
 import json
 import os
 import re
 import shlex
+import signal
 import struct
 import subprocess
 import sys
@@ -229,6 +232,15 @@ def elf_interpreter(path):
     except struct.error:
         return None
     return None
+
+
+def die_with_parent():
+    """In a driver's child before exec (subprocess's preexec_fn; Linux):
+    the kernel kills it when the thread that started it dies, however it
+    dies (killed by a timeout, interrupted), so that nothing a driver
+    starts (a guest's qemu, a busy loop) outlives it."""
+    PR_SET_PDEATHSIG = 1
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
 def load_configure(src=SRC, name='configure_script'):

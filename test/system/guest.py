@@ -21,14 +21,12 @@ what each wrote and its status, and exits non-zero if any failed.
 """
 import argparse
 import base64
-import ctypes
 import gzip
 import hashlib
 import json
 import os
 import queue
 import shlex
-import signal
 import socket
 import subprocess
 import sys
@@ -37,9 +35,11 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))
 import fetch  # noqa: E402
 import initramfs  # noqa: E402
 import machines  # noqa: E402
+import tools  # noqa: E402
 
 # The environment a program may take from test/run: the suite's own knobs
 # and the loader's path (installed.py runs a program against the
@@ -118,7 +118,7 @@ class Guest:
         and waits for the agent."""
         self.started = time.time()
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT, preexec_fn=_die_with_parent)
+                                     stderr=subprocess.STDOUT, preexec_fn=tools.die_with_parent)
         threading.Thread(target=self._reader, daemon=True).start()
         line = self._wait(lambda l: l.startswith('@@READY'), timeout, 'boot')
         self.kernel_release = line.split()[1] if len(line.split()) > 1 else '?'
@@ -330,14 +330,6 @@ class Guest:
                 threading.Thread(target=one, args=(conn,), daemon=True).start()
         threading.Thread(target=loop, daemon=True).start()
         return server
-
-
-def _die_with_parent():
-    """In qemu's child, before exec: the kernel kills qemu when the
-    process that started it dies, however it dies (killed by a timeout,
-    interrupted), so no guest outlives its harness."""
-    PR_SET_PDEATHSIG = 1
-    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
 def _decode(lines, packed):
