@@ -161,14 +161,8 @@ static void claims_in_forked_child(void)
 
 /* The library's fork hook, for every layer that keeps state a fork
    child must not inherit as it is: the claims above, the guard's
-   handlers (guard.c), each thread's perf events (perf.c). */
-static void before_fork(void)
-{
-#ifdef __linux__
-  cpucycles_perf_before_fork();
-#endif
-}
-
+   handlers (guard.c), each thread's perf events (perf.c, which alone
+   also acts before the fork). */
 static void in_forked_child(void)
 {
   claims_in_forked_child();
@@ -186,11 +180,10 @@ static void in_forked_child(void)
    reason, and opens no event without the hook and the key. */
 __attribute__((constructor)) static void at_load(void)
 {
-  int watched = pthread_atfork(before_fork, 0, in_forked_child) == 0;
 #ifdef __linux__
-  cpucycles_perf_at_load(watched);
+  cpucycles_perf_at_load(pthread_atfork(cpucycles_perf_before_fork, 0, in_forked_child) == 0);
 #else
-  (void)watched;
+  pthread_atfork(0, 0, in_forked_child);
 #endif
 }
 #endif

@@ -30,17 +30,13 @@
 #include "prebound.h"
 
 /* What each exchange replaced, and each give-back restores (copies.h). */
-static struct sigaction saved[NGUARDED];
-
-struct sigaction *cpucycles_copies_saved(int i)
-{
-  return &saved[i];
-}
+struct sigaction cpucycles_copies_saved[NGUARDED];
 
 /* An exchange of our handler for signal i is under way (i + 1), by this
    thread if settling_here (BLIND when no look came before it): until it
-   returns, saved[i] holds what a look just before it found, which another
-   copy may have replaced meanwhile, or after no look, nothing known yet. */
+   returns, cpucycles_copies_saved[i] holds what a look just before it
+   found, which another copy may have replaced meanwhile, or after no
+   look, nothing known yet. */
 static int settling; /* atomic */
 static CPUCYCLES_THREAD_LOCAL volatile int settling_here;
 #define BLIND 2
@@ -94,17 +90,17 @@ static long long thread_cpu(long tid)
 static int thread_going_on(long tid)
 {
 #ifdef __linux__
-  char path[48] = "/proc/self/task/", *p = path + 16, digits[24], stat[64];
-  int n = 0, fd;
+  char path[32], *p = path + sizeof path, stat[64];
+  int fd;
   long got, k;
   if (tid <= 0) return 0;
-  do digits[n++] = (char)('0' + tid % 10);
+  *--p = 0;
+  memcpy(p -= 5, "/stat", 5);
+  do *--p = (char)('0' + tid % 10);
   while ((tid /= 10) > 0);
-  while (n > 0) *p++ = digits[--n];
-  memcpy(p, "/stat", 6);
-  fd = open(path, O_RDONLY | O_CLOEXEC);
+  fd = cpucycles_open_path("/proc/self/task/", p, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return 0;
-  got = read(fd, stat, sizeof stat);
+  got = cpucycles_read_some(&fd, stat, sizeof stat);
   close(fd);
   for (k = got - 3; k > 0 && stat[k] != ')'; --k) continue;
   return k > 0 && stat[k + 1] == ' ' && (stat[k + 2] == 'R' || stat[k + 2] == 'D');
@@ -198,9 +194,9 @@ static int marked(const struct sigaction *sa)
   return mark_of(sa) >= 0;
 }
 
-/* Installs sa for signal i by an exchange, so that saved[i] ends as
-   exactly what it replaced, even when another copy installs its own at
-   the same time; before is what a look just before found, if one was
+/* Installs sa for signal i by an exchange, so that
+   cpucycles_copies_saved[i] ends as exactly what it replaced, even when
+   another copy installs its own at the same time; before is what a look just before found, if one was
    made. A child forked by another thread in mid-selection inherits our
    handler; what it must give back is what its parent saved, so ours is
    never saved. What was replaced is left in exchanged. */
@@ -208,11 +204,11 @@ static struct sigaction exchanged;
 static int exchange(int i, const struct sigaction *sa, const struct sigaction *before)
 {
   int r;
-  if (before && !ours(before)) saved[i] = *before;
+  if (before && !ours(before)) cpucycles_copies_saved[i] = *before;
   settling_here = before ? 1 : BLIND;
   __atomic_store_n(&settling, i + 1, __ATOMIC_SEQ_CST);
   r = LIBC(sigaction)(guarded(i), sa, &exchanged);
-  if (r == 0 && !ours(&exchanged)) saved[i] = exchanged;
+  if (r == 0 && !ours(&exchanged)) cpucycles_copies_saved[i] = exchanged;
   __atomic_store_n(&settling, 0, __ATOMIC_RELEASE);
   settling_here = 0;
   return r;
@@ -252,7 +248,9 @@ static void give_back_one(int i, int wait)
     struct sigaction now, replaced;
     if (look && LIBC(sigaction)(guarded(i), 0, &now) != 0) return;
     if (!look || ours(&now)) {
-      if (LIBC(sigaction)(guarded(i), &saved[i], &replaced) != 0 || ours(&replaced)) return;
+      if (LIBC(sigaction)(guarded(i), &cpucycles_copies_saved[i], &replaced) != 0 ||
+          ours(&replaced))
+        return;
       LIBC(sigaction)(guarded(i), &replaced, 0);
       if (!marked(&replaced)) return;
       continue;
@@ -303,9 +301,9 @@ static void make_handler(struct sigaction *sa, void (*handler)(int, siginfo_t *,
 }
 
 /* What a look found and the handler made from it, for take_turn and
-   cpucycles_copies_install in turn: static, as saved[] is (one selection at
-   a time guards, and a first call's stack may be a signal handler's
-   8 KiB), and shared, since every page of ours that a first call touches
+   cpucycles_copies_install in turn: static, as cpucycles_copies_saved is
+   (one selection at a time guards, and a first call's stack may be a
+   signal handler's 8 KiB), and shared, since every page of ours that a first call touches
    for the first time costs it a page fault. */
 static struct sigaction now, sa;
 
@@ -346,7 +344,7 @@ static int take_turn(void)
     if (holder < 0 || (holder > 0 && holder == guard_thread) || waited) {
       int nest = holder >= 0;
       if (exchange(0, &sa, &now) != 0) return -1;
-      if (nest || !marked(&saved[0])) return 0;
+      if (nest || !marked(&cpucycles_copies_saved[0])) return 0;
       give_back_one(0, 1);
     }
     nanosleep(&ms, 0);
@@ -374,8 +372,9 @@ int cpucycles_copies_settle(int i)
 {
   static const struct timespec pause = { 0, 100000 };
   struct wait w = { 0, 0, 0, 0 };
-  while (!settling_here && __atomic_load_n(&settling, __ATOMIC_ACQUIRE) == i + 1 &&
-         !over(&w, guard_thread))
+  int here = settling_here;
+  if (here) return here == BLIND && __atomic_load_n(&settling, __ATOMIC_ACQUIRE) == i + 1;
+  while (__atomic_load_n(&settling, __ATOMIC_ACQUIRE) == i + 1 && !over(&w, guard_thread))
     nanosleep(&pause, 0);
-  return settling_here == BLIND && __atomic_load_n(&settling, __ATOMIC_ACQUIRE) == i + 1;
+  return 0;
 }
