@@ -55,7 +55,11 @@ static long guard_thread; /* the thread whose guard is up, as its mark names it 
    free: a copy that stops waiting for the copy nested over it leaves
    that copy's handler in place, and the other copy then gives back this
    one's handler, not the program's, for good. (Where only the CPU time
-   was asked, the waits of a loaded riscv64 guest ran out so.) Counted
+   was asked, the waits of a loaded riscv64 guest ran out so.) The one
+   window left is a copy's thread stopped for WAIT_IDLE_NS between an
+   exchange whose look raced another copy's install and its putting that
+   back (take_turn): a handler that sleeps there looks to the copy below
+   just as one waiting on it does. Counted
    on the OS clock, not in sleeps, which a program's signals cut short;
    asked only once a wait has begun, so a first call that waits for
    nothing reads no clock here. */

@@ -305,16 +305,24 @@ static int interrupted(void)
    wait must last until the plugin's copy is done, whatever the wall
    clock says: one that gives up leaves the plugin's handler in place,
    and the plugin's end then puts the program's copy's handler back for
-   good. */
+   good.
+   The plugin's first call starts only once the program's copy holds the
+   turn (program_turn): started at once, it could take the turn first,
+   or make the exchange a copy makes when its look raced another's
+   install, and then puts back at once; a sleep there (the first
+   SIGILL install to reach at_guard was once that one, under load) is a
+   copy stopped mid-exchange, whose idle bound is the other's to take
+   (copies.c's struct wait), not this scenario. */
 #define STALL_NS 300000000L
 #define SPIN_S 1.6
-static volatile int stall_program_turn, spin_plugin_guard;
-static pthread_t plugin_thread;
+static volatile int spin_plugin_guard, program_turn;
+static pthread_t program_thread, plugin_thread;
 
 static void at_guard(int sig)
 {
   static const struct timespec stall = { 0, STALL_NS };
-  if (sig == SIGILL && __atomic_exchange_n(&stall_program_turn, 0, __ATOMIC_SEQ_CST))
+  if (sig == SIGILL && pthread_equal(pthread_self(), program_thread) &&
+      !__atomic_exchange_n(&program_turn, 1, __ATOMIC_SEQ_CST))
     nanosleep(&stall, 0);
   if (sig == SIGSEGV && pthread_equal(pthread_self(), plugin_thread) &&
       __atomic_exchange_n(&spin_plugin_guard, 0, __ATOMIC_SEQ_CST)) {
@@ -323,15 +331,24 @@ static void at_guard(int sig)
   }
 }
 
+static void *in_plugin_after_turn(void *arg)
+{
+  static const struct timespec ms = { 0, 1000000 };
+  (void)arg;
+  while (!__atomic_load_n(&program_turn, __ATOMIC_SEQ_CST)) nanosleep(&ms, 0);
+  plugin_ok = plugin_first_call();
+  return 0;
+}
+
 /* Exit bits as for one(). */
 static int stalled(void)
 {
   void *plugin = set_up(SIGUSR1, stall);
   int bad = 0;
-  if (!plugin || barrier_init(&start, 2) != 0) return 16;
-  stall_program_turn = spin_plugin_guard = 1;
-  if (pthread_create(&plugin_thread, 0, in_plugin, 0) != 0) return 16;
-  barrier_wait(&start);
+  if (!plugin) return 16;
+  program_thread = pthread_self();
+  spin_plugin_guard = 1;
+  if (pthread_create(&plugin_thread, 0, in_plugin_after_turn, 0) != 0) return 16;
   program_ok = cpucycles_implementation() && cpucycles() <= cpucycles();
   pthread_join(plugin_thread, 0);
   if (!plugin_ok || !program_ok) bad |= 1;
