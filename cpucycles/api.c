@@ -171,6 +171,11 @@ static void in_forked_child(void)
   cpucycles_perf_in_forked_child();
 #endif
 }
+#ifdef __linux__
+static void (*const before_fork)(void) = cpucycles_perf_before_fork;
+#else
+static void (*const before_fork)(void) = 0;
+#endif
 
 /* Registered at load, not at the first call: that may be made in a
    signal handler, where pthread_atfork is not safe to call (it takes the
@@ -180,10 +185,11 @@ static void in_forked_child(void)
    reason, and opens no event without the hook and the key. */
 __attribute__((constructor)) static void at_load(void)
 {
+  int watched = pthread_atfork(before_fork, 0, in_forked_child) == 0;
 #ifdef __linux__
-  cpucycles_perf_at_load(pthread_atfork(cpucycles_perf_before_fork, 0, in_forked_child) == 0);
+  cpucycles_perf_at_load(watched);
 #else
-  pthread_atfork(0, 0, in_forked_child);
+  (void)watched;
 #endif
 }
 #endif
