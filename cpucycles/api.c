@@ -171,6 +171,7 @@ static void in_forked_child(void)
   cpucycles_perf_in_forked_child();
 #endif
 }
+/* Before a fork: perf.c's part, the only one. */
 #ifdef __linux__
 static void (*const before_fork)(void) = cpucycles_perf_before_fork;
 #else

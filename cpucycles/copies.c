@@ -59,10 +59,10 @@ static long guard_thread; /* the thread whose guard is up, as its mark names it 
    window left is a copy's thread stopped for WAIT_IDLE_NS between an
    exchange whose look raced another copy's install and its putting that
    back (take_turn): a handler that sleeps there looks to the copy below
-   just as one waiting on it does. Counted
-   on the OS clock, not in sleeps, which a program's signals cut short;
-   asked only once a wait has begun, so a first call that waits for
-   nothing reads no clock here. */
+   just as one waiting on it does. Counted on the OS clock, not in
+   sleeps, which a program's signals cut short; asked only once a wait
+   has begun, so a first call that waits for nothing reads no clock
+   here. */
 #define WAIT_IDLE_NS 100000000LL
 #define WAIT_MAX_CPU_NS 2000000000LL
 #define WAIT_MAX_NS 30000000000LL
@@ -200,10 +200,11 @@ static int marked(const struct sigaction *sa)
 
 /* Installs sa for signal i by an exchange, so that
    cpucycles_copies_saved[i] ends as exactly what it replaced, even when
-   another copy installs its own at the same time; before is what a look just before found, if one was
-   made. A child forked by another thread in mid-selection inherits our
-   handler; what it must give back is what its parent saved, so ours is
-   never saved. What was replaced is left in exchanged. */
+   another copy installs its own at the same time; before is what a look
+   just before found, if one was made. A child forked by another thread
+   in mid-selection inherits our handler; what it must give back is what
+   its parent saved, so ours is never saved. What was replaced is left
+   in exchanged. */
 static struct sigaction exchanged;
 static int exchange(int i, const struct sigaction *sa, const struct sigaction *before)
 {
@@ -307,8 +308,8 @@ static void make_handler(struct sigaction *sa, void (*handler)(int, siginfo_t *,
 /* What a look found and the handler made from it, for take_turn and
    cpucycles_copies_install in turn: static, as cpucycles_copies_saved is
    (one selection at a time guards, and a first call's stack may be a
-   signal handler's 8 KiB), and shared, since every page of ours that a first call touches
-   for the first time costs it a page fault. */
+   signal handler's 8 KiB), and shared, since every page of ours that a
+   first call touches for the first time costs it a page fault. */
 static struct sigaction now, sa;
 
 /* Copies take turns, and SIGILL's handler says whose turn it is. Nested

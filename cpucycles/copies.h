@@ -44,9 +44,9 @@ extern struct sigaction cpucycles_copies_saved[NGUARDED];
 /* For signal i arriving in a thread while an exchange for it is under
    way, in which case cpucycles_copies_saved may not hold its answer yet:
    in another thread, waits until it does (100 us sleeps, bounded as
-   copies.c's waits are); returns 1 when the exchange is this thread's own, made
-   without a look, whose answer is not stored yet (the caller holds a
-   sent signal until the guard's end). */
+   copies.c's waits are); returns 1 when the exchange is this thread's
+   own, made without a look, whose answer is not stored yet (the caller
+   holds a sent signal until the guard's end). */
 int cpucycles_copies_settle(int i);
 
 #pragma GCC visibility pop
