@@ -243,12 +243,14 @@ static int exchange(int i, const struct sigaction *sa, const struct sigaction *b
    the program's own sigaction meanwhile, which the exchange's answer
    shows and which is put straight back. SIGILL keeps its look: the
    program's handler there, even for an instant, would let a copy
-   waiting for the turn take it over one that is only passing through. */
+   waiting for the turn take it over one that is only passing through.
+   look: whether the first round looks before its exchange (later rounds
+   always do). */
 static const struct timespec ms = { 0, 1000000 };
-static void give_back_one(int i, int wait)
+static void give_back_one(int i, int wait, int look)
 {
   struct wait w = { 0, 0, 0, 0 };
-  int polls, look = !wait || i == 0;
+  int polls;
   for (polls = 0;; ++polls, look = 1) {
     struct sigaction now, replaced;
     if (look && LIBC(sigaction)(guarded(i), 0, &now) != 0) return;
@@ -270,7 +272,7 @@ static void give_back_one(int i, int wait)
    below), goes back last. */
 void cpucycles_copies_give_back(int n, int wait)
 {
-  while (n-- > 0) give_back_one(n, wait);
+  while (n-- > 0) give_back_one(n, wait, !wait || n == 0);
 }
 
 /* Our handler, marked, made once per guard, the same for the four
@@ -340,7 +342,7 @@ static int take_turn(void)
       /* Put back over ours by a copy that expects us to undo it; after
          the wait's bound, kept, nested over what it replaced. */
       if (waited) return 0;
-      give_back_one(0, 1);
+      give_back_one(0, 1, 1);
       continue;
     }
     /* A holder named as this very thread (guard_thread): another copy
@@ -350,7 +352,16 @@ static int take_turn(void)
       int nest = holder >= 0;
       if (exchange(0, &sa, &now) != 0) return -1;
       if (nest || !marked(&cpucycles_copies_saved[0])) return 0;
-      give_back_one(0, 1);
+      /* Passing through: the copy whose handler this exchange replaced
+         goes back by an exchange with no look first. A look could find
+         the program's handler that the other copy, at its end, has just
+         put in place of ours, and leave; that copy then puts ours back,
+         as it does any copy's it replaced, after this one may have taken
+         its turn and ended, and ours stays for good. Exchanged instead,
+         its handler goes back over the program's, which is put back
+         (an unmarked answer), and ours, when that copy puts it back, is
+         found by this loop's next look and given back in turn. */
+      give_back_one(0, 1, 0);
     }
     nanosleep(&ms, 0);
   }
