@@ -245,7 +245,8 @@ static int exchange(int i, const struct sigaction *sa, const struct sigaction *b
    program's handler there, even for an instant, would let a copy
    waiting for the turn take it over one that is only passing through.
    look: whether the first round looks before its exchange (later rounds
-   always do). */
+   always do). take_turn, passing through, gives SIGILL back with no
+   look; it says why there. */
 static const struct timespec ms = { 0, 1000000 };
 static void give_back_one(int i, int wait, int look)
 {
