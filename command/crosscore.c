@@ -94,16 +94,13 @@ struct game {
   struct game *next; /* the games left behind */
 };
 
-#define ENOUGH_HANDOFFS 1000
-
 /* A (me 0) checks the clock: stop at min_ns once enough handoffs were
    seen, or at max_ns whatever came of it, on a machine so busy that the
-   two threads seldom run at once. A few handoffs leave wide bounds: the
-   fastest round trip among many is what makes them tight. */
+   two threads seldom run at once (a few handoffs leave wide bounds). */
 static int over(struct game *g, long long handoffs)
 {
   long long t = now_ns() - g->start;
-  return (t >= g->min_ns && 2 * handoffs >= ENOUGH_HANDOFFS) || t >= g->max_ns;
+  return (t >= g->min_ns && 2 * handoffs >= CROSSCORE_HANDOFFS) || t >= g->max_ns;
 }
 
 /* One side's game. Its tallies stay in this thread's own memory until

@@ -34,13 +34,18 @@ struct crosscore_pair {
 /* The pairs to measure among cpus[0..n): their number, in pairs[k][0..1]. */
 int crosscore_pairs(const int *cpus, int n, int pairs[CROSSCORE_PAIRS][2]);
 
-/* Measures one pair until min_ns have passed and 1000 handoffs were
-   seen, or max_ns have passed, thread start included: fills *p and
-   returns 0, or returns an errno value when the threads could not be
-   started. A thread still running 20 ms after max_ns (its CPU taken)
-   makes the pair stalled: it is let go to any CPU, and if it has not
-   finished 20 ms later either, left behind to stop as soon as it runs:
-   read and ctx must then stay valid while the process lives. */
+/* Handoffs enough for tight bounds: the fastest round trip among this
+   many is what makes them so. */
+#define CROSSCORE_HANDOFFS 1000
+
+/* Measures one pair until min_ns have passed and CROSSCORE_HANDOFFS
+   handoffs (both ways together) were seen, or max_ns have passed, thread
+   start included: fills *p and returns 0, or returns an errno value when
+   the threads could not be started. A thread still running 20 ms after
+   max_ns (its CPU taken) makes the pair stalled: it is let go to any CPU,
+   and if it has not finished 20 ms later either, left behind to stop as
+   soon as it runs: read and ctx must then stay valid while the process
+   lives. */
 int crosscore_pair(crosscore_read_fn *read, void *ctx, int a, int b, long long min_ns,
                    long long max_ns, struct crosscore_pair *p);
 
